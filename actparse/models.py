@@ -1,0 +1,173 @@
+"""The data model every reader produces and every parser, writer and evaluator consumes.
+
+A corpus format is read into :class:`Dialogue` objects; parsing a dialogue gives one
+:class:`Act` per turn. All of them are frozen: a parse never mutates its input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+#: Event actions of a Craigslist dialogue. ``None`` on a :class:`Turn` means the input
+#: does not say which action a non-message turn was (the HuggingFace export of the test
+#: split writes every non-message event as an empty utterance).
+Action = Literal["message", "offer", "accept", "reject", "quit"]
+ACTIONS: tuple[str, ...] = ("message", "offer", "accept", "reject", "quit")
+
+#: Native Craigslist intents, in the order of Cocoa's decision list, then the actions.
+INTENTS: tuple[str, ...] = (
+    "intro",
+    "init-price",
+    "vague-price",
+    "counter-price",
+    "insist",
+    "inquiry",
+    "agree",
+    "inform",
+    "disagree",
+    "unknown",
+    "offer",
+    "accept",
+    "reject",
+    "quit",
+)
+
+
+#: The note on every act of a dialogue the skip rule left unparsed.
+SKIPPED = "dialogue skipped"
+#: The note on a non-message turn whose action the input lost.
+UNKNOWN_ACTION = "non-message turn of unknown action"
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """The item on sale as one agent sees it (buyer and seller may see different text)."""
+
+    title: str
+    description: str
+    price: float | None
+    category: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Party:
+    """One agent's private knowledge base."""
+
+    role: str
+    listing: Listing
+    target: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One event of a dialogue.
+
+    ``action`` is ``None`` when the input lost it (see :data:`Action`); ``offer_price``
+    is set for offers only.
+    """
+
+    index: int
+    agent: int
+    action: str | None
+    text: str = ""
+    offer_price: float | None = None
+
+    @property
+    def is_message(self) -> bool:
+        """True for a chat message (as opposed to an offer, accept, reject or quit)."""
+        return self.action == "message"
+
+
+@dataclass(frozen=True, slots=True)
+class Dialogue:
+    """A dialogue in the shape every parser reads, whatever format it came from."""
+
+    turns: tuple[Turn, ...]
+    parties: tuple[Party, Party]
+    id: str | None = None
+    #: The reference acts the input carried, one per turn (``None`` when absent).
+    reference: tuple[ReferenceAct, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceAct:
+    """A reference act as shipped with a corpus: intent ``''`` and price ``None`` mean none."""
+
+    intent: str
+    price: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class PriceMention:
+    """A price found in a message: the token as written and the number it stands for.
+
+    ``type`` says how it relates to the dialogue state from the reader's side:
+    ``listing_price``, ``my_price`` (the reader's own last price), ``partner_price`` (the
+    writer's last price) or ``price`` (new).
+    """
+
+    surface: str
+    value: float
+    token: int
+    type: str = "price"
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """The act of one turn.
+
+    ``intent`` is the native Craigslist intent, or ``None`` when the turn gets no act (the
+    dialogue was skipped, or the turn is a non-message event whose action is unknown).
+    ``price`` is the price the writer proposed, if any. ``tags`` and ``mentions`` record
+    why the parser decided so.
+    """
+
+    turn: int
+    agent: int
+    intent: str | None
+    price: float | None = None
+    tags: tuple[str, ...] = ()
+    mentions: tuple[PriceMention, ...] = ()
+    note: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view: intent, price, turn, agent, and the evidence."""
+        out: dict[str, Any] = {
+            "turn": self.turn,
+            "agent": self.agent,
+            "intent": self.intent,
+            "price": self.price,
+        }
+        if self.tags:
+            out["tags"] = list(self.tags)
+        if self.mentions:
+            out["mentions"] = [
+                {"surface": m.surface, "value": m.value, "type": m.type} for m in self.mentions
+            ]
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass(slots=True)
+class DialogueState:
+    """What the parser remembers between turns (shared by both readers, as in Cocoa).
+
+    Cocoa keeps one state per agent but updates both with the same logical form, so one
+    shared record seen "from the reader's side" is equivalent.
+    """
+
+    time: int = 0
+    prices: list[float | None] = field(default_factory=lambda: [None, None])
+    curr_price: float | None = None
+    #: Each agent's last intent; ``<start>`` before the first, ``None`` when unknown.
+    last_intent: list[str | None] = field(default_factory=lambda: ["<start>", "<start>"])
+
+    def update(self, agent: int, intent: str | None, price: float | None) -> None:
+        """Record the act of ``agent``'s turn."""
+        self.time += 1
+        self.last_intent[agent] = intent
+        if price is not None:
+            self.prices[agent] = price
+            self.curr_price = price
