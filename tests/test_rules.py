@@ -1,0 +1,98 @@
+"""Every shipped rule matches its examples and none of its counterexamples; bad rule
+files fail naming the file and the line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from actparse.rules import Rule, RuleError, load_rules, rules_dir
+from actparse.tokenizer import tokenize
+
+RULES = load_rules()
+CASES = [
+    pytest.param(rule, text, True, id=f"{rule.name}:+{text}")
+    for rule in RULES.rules
+    for text in rule.examples
+] + [
+    pytest.param(rule, text, False, id=f"{rule.name}:-{text}")
+    for rule in RULES.rules
+    for text in rule.counterexamples
+]
+
+
+@pytest.mark.parametrize(("rule", "text", "expected"), CASES)
+def test_rule_examples(rule: Rule, text: str, expected: bool) -> None:
+    assert rule.matches(tokenize(text), text) is expected
+
+
+def test_every_rule_has_examples_and_counterexamples() -> None:
+    for rule in RULES.rules:
+        assert rule.examples and rule.counterexamples, rule.name
+
+
+def test_cocoa_tags_are_all_covered() -> None:
+    assert set(RULES.by_tag) == {"question", "greeting", "negative", "vague-price", "agree"}
+
+
+def test_shipped_rule_files_are_found() -> None:
+    assert rules_dir().joinpath("craigslist.yaml").is_file()
+    assert rules_dir().joinpath("price_lexicon.json").is_file()
+
+
+def _write(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "bad.yaml"
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+GOOD_RULE = "  - name: r1\n    tag: t\n    match: any-token\n    values: [a]\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        pytest.param(
+            "rules:\n" + GOOD_RULE + "  - name: r2\n    tag: t\n    match: any-token\n"
+            "    values: [b]\n    exampels: [b]\n",
+            "bad.yaml:6: rule 'r2': unknown key(s) ['exampels']",
+            id="unknown-key",
+        ),
+        pytest.param(
+            "rules:\n  - name: r1\n    tag: t\n    values: [a]\n",
+            "bad.yaml:2: rule 'r1': missing key(s) ['match']",
+            id="missing-key",
+        ),
+        pytest.param(
+            "rules:\n  - name: r1\n    tag: t\n    match: fuzzy\n    values: [a]\n",
+            "unknown match kind 'fuzzy'",
+            id="unknown-match",
+        ),
+        pytest.param(
+            "rules:\n  - name: r1\n    tag: t\n    match: text-search\n    values: ['(']\n",
+            "bad.yaml:2: rule 'r1': bad regular expression",
+            id="bad-regex",
+        ),
+        pytest.param(
+            "rules:\n" + GOOD_RULE + GOOD_RULE, "bad.yaml:6: rule 'r1': duplicate", id="dup"
+        ),
+        pytest.param("rules: [\n", "bad.yaml:2: not valid YAML", id="bad-yaml"),
+        pytest.param("- a\n", "expected a mapping with a 'rules' list", id="not-a-mapping"),
+        pytest.param(
+            "rules:\n  - name: r1\n    tag: t\n    match: any-token\n    values: 3\n",
+            "'values' must be a string or a list of strings",
+            id="values-type",
+        ),
+    ],
+)
+def test_bad_rule_files_name_file_and_line(tmp_path: Path, body: str, message: str) -> None:
+    with pytest.raises(RuleError, match=None) as info:
+        load_rules(_write(tmp_path, body))
+    assert message in str(info.value)
+
+
+def test_yaml_is_loaded_safely(tmp_path: Path) -> None:
+    body = "rules:\n  - !!python/object/apply:os.system ['echo unsafe']\n"
+    with pytest.raises(RuleError, match="not valid YAML"):
+        load_rules(_write(tmp_path, body))
