@@ -1,0 +1,278 @@
+"""Readers: each corpus format becomes a stream of :class:`~actparse.models.Dialogue`.
+
+Two Craigslist formats are read:
+
+``hf``
+    The HuggingFace export, JSON lines, one dialogue per line (``agent_turn``,
+    ``utterance``, ``dialogue_acts``, ``items``, ``agent_info``). A non-message event
+    was exported as an empty utterance; its action survives only in ``dialogue_acts``
+    (train and validation). Where the acts are empty (the test split) the action is
+    unknown and the turn gets no act: see :data:`~actparse.models.Action`.
+``cocoa``
+    Cocoa transcripts: a JSON list of dialogues with ``scenario.kbs`` and ``events``
+    (``action``, ``agent``, ``data``), like ``transcripts_extra.json``. Loaded whole.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from actparse.models import ACTIONS, Dialogue, Listing, Party, ReferenceAct, Turn
+
+__all__ = [
+    "FORMATS",
+    "InputError",
+    "Record",
+    "detect_format",
+    "dialogue_from_cocoa",
+    "dialogue_from_hf",
+    "read_records",
+]
+
+FORMATS = ("hf", "cocoa")
+_NON_MESSAGE_ACTIONS = frozenset(ACTIONS) - {"message"}
+
+
+class InputError(ValueError):
+    """Input that cannot be read; the message names the source, the line and the problem."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One input dialogue: the raw record (kept whole for writing) and where it came from."""
+
+    raw: dict[str, Any]
+    format: str
+    source: str
+    line: int
+
+    @property
+    def where(self) -> str:
+        """``file:line`` (for a JSON list, the position of the dialogue in it)."""
+        return f"{self.source}:{self.line}"
+
+    def dialogue(self) -> Dialogue:
+        """Parse the raw record into a :class:`Dialogue`, or raise :class:`InputError`."""
+        try:
+            if self.format == "hf":
+                return dialogue_from_hf(self.raw)
+            return dialogue_from_cocoa(self.raw)
+        except (KeyError, IndexError, TypeError, ValueError) as err:
+            raise InputError(f"{self.where}: {_describe(err)}") from None
+
+
+def _describe(err: Exception) -> str:
+    if isinstance(err, KeyError):
+        return f"missing field {err}"
+    return str(err)
+
+
+def detect_format(path: str | Path) -> str:
+    """``cocoa`` when the file is a JSON list, ``hf`` when it holds JSON objects per line."""
+    with open(path, encoding="utf-8") as fh:
+        head = fh.read(4096).lstrip()
+    if head.startswith("["):
+        return "cocoa"
+    if head.startswith("{") or not head:
+        return "hf"
+    raise InputError(f"{path}:1: cannot tell the format (neither a JSON list nor JSON lines)")
+
+
+def read_records(path: str | Path, fmt: str = "auto") -> Iterator[Record]:
+    """Stream the records of a file; ``fmt`` is ``hf``, ``cocoa`` or ``auto``."""
+    source = str(path)
+    if fmt == "auto":
+        fmt = detect_format(path)
+    if fmt not in FORMATS:
+        raise InputError(f"{source}: unknown format {fmt!r}; one of {FORMATS}")
+    with open(path, encoding="utf-8") as fh:
+        if fmt == "hf":
+            yield from _read_json_lines(fh, source)
+        else:
+            yield from _read_json_list(fh, source)
+
+
+def _read_json_lines(fh: IO[str], source: str) -> Iterator[Record]:
+    for number, line in enumerate(fh, start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise InputError(
+                f"{source}:{number}: not valid JSON: {err.msg} (column {err.colno})"
+            ) from None
+        if not isinstance(raw, dict):
+            raise InputError(f"{source}:{number}: expected a JSON object, got {type(raw).__name__}")
+        yield Record(raw, "hf", source, number)
+
+
+def _read_json_list(fh: IO[str], source: str) -> Iterator[Record]:
+    try:
+        data = json.load(fh)
+    except json.JSONDecodeError as err:
+        raise InputError(f"{source}:{err.lineno}: not valid JSON: {err.msg}") from None
+    if not isinstance(data, list):
+        raise InputError(f"{source}:1: expected a JSON list of dialogues")
+    for index, raw in enumerate(data):
+        if not isinstance(raw, dict):
+            raise InputError(f"{source}: dialogue {index + 1}: expected a JSON object")
+        # Position in the list, counted from 1 like a line number.
+        yield Record(raw, "cocoa", source, index + 1)
+
+
+def _price(value: Any) -> float | None:
+    """A listing or target price; ``None`` when absent or not a number."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        price = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(price) else price
+
+
+def shortest_float32(value: float) -> float:
+    """The shortest decimal that rounds to the same float32 as ``value``.
+
+    The HuggingFace export stored prices as float32 (149.99 reads back as
+    149.99000549316406); the shortest decimal restores the price as it was typed, so that
+    it compares equal to the same price written in a later message.
+    """
+    target = _to_float32(value)
+    for digits in range(1, 10):
+        candidate = float(f"{value:.{digits}g}")
+        if _to_float32(candidate) == target:
+            return candidate
+    return value
+
+
+def _to_float32(value: float) -> float:
+    try:
+        return float(struct.unpack("f", struct.pack("f", value))[0])
+    except OverflowError:
+        return value
+
+
+def _agent(value: Any) -> int:
+    agent = int(value)
+    if agent not in (0, 1):
+        raise ValueError(f"agent must be 0 or 1, got {value!r}")
+    return agent
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a string, got {type(value).__name__}")
+    return value
+
+
+def dialogue_from_hf(raw: dict[str, Any]) -> Dialogue:
+    """A :class:`Dialogue` from a HuggingFace CraigslistBargains record."""
+    agents = raw["agent_turn"]
+    utterances = raw["utterance"]
+    if len(agents) != len(utterances):
+        raise ValueError(
+            f"agent_turn has {len(agents)} entries but utterance has {len(utterances)}"
+        )
+    items, info = raw["items"], raw["agent_info"]
+    parties = tuple(
+        Party(
+            role=str(info["Role"][a]),
+            target=_price(info.get("Target", [None, None])[a]),
+            listing=Listing(
+                title=_text(items["Title"][a], "Title"),
+                # The export joined description lines with ','; Cocoa used ' '. The
+                # original line breaks are lost, so the joined text is used as is.
+                description=_text(items["Description"][a], "Description"),
+                price=_price(items["Price"][a]),
+                category=str(items.get("Category", ["", ""])[a]),
+            ),
+        )
+        for a in (0, 1)
+    )
+    acts = raw.get("dialogue_acts") or {}
+    intents = acts.get("intent") or []
+    prices = acts.get("price") or []
+    reference = None
+    if len(intents) == len(utterances) and len(prices) == len(utterances):
+        reference = tuple(
+            ReferenceAct(str(i), None if p is None or float(p) == -1.0 else float(p))
+            for i, p in zip(intents, prices)
+        )
+    turns = []
+    for index, (agent, text) in enumerate(zip(agents, utterances)):
+        text = _text(text, f"utterance {index}")
+        if text:
+            turns.append(Turn(index, _agent(agent), "message", text))
+            continue
+        # An empty utterance is a non-message event: its action is recoverable only from
+        # the shipped acts, which copy it (with the offered price) verbatim.
+        ref = reference[index] if reference else None
+        if ref is not None and ref.intent in _NON_MESSAGE_ACTIONS:
+            price = ref.price if ref.intent == "offer" else None
+            if price is not None:
+                price = shortest_float32(price)
+            turns.append(Turn(index, _agent(agent), ref.intent, "", price))
+        else:
+            turns.append(Turn(index, _agent(agent), None))
+    return Dialogue(turns=tuple(turns), parties=(parties[0], parties[1]), reference=reference)
+
+
+def dialogue_from_cocoa(raw: dict[str, Any]) -> Dialogue:
+    """A :class:`Dialogue` from a Cocoa transcript."""
+    kbs = raw["scenario"]["kbs"]
+    if len(kbs) != 2:
+        raise ValueError(f"scenario.kbs must hold 2 knowledge bases, got {len(kbs)}")
+    parties = []
+    for kb in kbs:
+        item, personal = kb["item"], kb["personal"]
+        description = item.get("Description") or []
+        if isinstance(description, str):
+            description = [description]
+        parties.append(
+            Party(
+                role=str(personal["Role"]),
+                target=_price(personal.get("Target")),
+                listing=Listing(
+                    title=_text(item["Title"], "Title"),
+                    description=" ".join(_text(d, "Description line") for d in description),
+                    price=_price(item["Price"]),
+                    category=str(item.get("Category", "")),
+                ),
+            )
+        )
+    turns = []
+    reference = []
+    has_reference = False
+    for index, event in enumerate(raw["events"]):
+        action = event["action"]
+        agent = _agent(event["agent"])
+        data = event.get("data")
+        if action == "message":
+            turns.append(Turn(index, agent, "message", _text(data, f"event {index} data")))
+        elif action == "offer":
+            offer = data.get("price") if isinstance(data, dict) else None
+            turns.append(Turn(index, agent, "offer", "", _price(offer)))
+        elif action in _NON_MESSAGE_ACTIONS:
+            turns.append(Turn(index, agent, action))
+        else:
+            raise ValueError(f"event {index}: unknown action {action!r}")
+        meta = event.get("metadata")
+        if isinstance(meta, dict) and meta.get("intent"):
+            has_reference = True
+            reference.append(ReferenceAct(str(meta["intent"]), _price(meta.get("price")) or None))
+        else:
+            reference.append(ReferenceAct("", None))
+    return Dialogue(
+        turns=tuple(turns),
+        parties=(parties[0], parties[1]),
+        id=raw.get("uuid"),
+        reference=tuple(reference) if has_reference else None,
+    )

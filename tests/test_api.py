@@ -1,0 +1,50 @@
+"""The public API: a small explicit surface of frozen results."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+import actparse
+
+
+def _records(fixtures: Path) -> list[dict]:  # type: ignore[type-arg]
+    lines = (fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def test_all_is_explicit_and_importable() -> None:
+    for name in actparse.__all__:
+        assert hasattr(actparse, name), name
+
+
+def test_acts_are_frozen(fixtures: Path) -> None:
+    act = actparse.parse_dialogue(_records(fixtures)[0])[0]
+    assert (act.turn, act.agent, act.intent, act.price) == (0, 0, "intro", None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        act.intent = "x"  # type: ignore[misc]
+
+
+def test_label_record_fills_acts_without_touching_input(fixtures: Path) -> None:
+    record = _records(fixtures)[0]
+    before = json.dumps(record)
+    out = actparse.label_record(record)
+    assert json.dumps(record) == before
+    assert out["dialogue_acts"]["intent"][0] == "intro"
+
+
+def test_label_batch_matches_label_record(fixtures: Path) -> None:
+    records = _records(fixtures)[:5]
+    batch = {key: [r[key] for r in records] for key in records[0]}
+    out = actparse.label_batch(batch)
+    assert set(out) == {"dialogue_acts"}
+    assert out["dialogue_acts"] == [actparse.label_record(r)["dialogue_acts"] for r in records]
+
+
+def test_price_mentions_keep_surface_and_value(fixtures: Path) -> None:
+    acts = actparse.parse_dialogue(_records(fixtures)[0])
+    mention = next(m for a in acts for m in a.mentions)
+    assert mention.surface == "$243" and mention.value == 243.0
