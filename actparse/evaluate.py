@@ -1,0 +1,203 @@
+"""Regression check: compare our acts with the reference acts an input carries.
+
+Scoring follows the HuggingFace export's conventions: a turn has intent ``''`` and price
+``-1`` when it has no act; prices compare after rounding ours to float32 (the export's
+storage), within 1e-6. Turns are scored only in dialogues the reference did not skip;
+``message_*`` figures count only chat messages (non-empty utterances).
+"""
+
+from __future__ import annotations
+
+import struct
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from actparse.craigslist import CraigslistParser
+from actparse.models import SKIPPED, Act, Dialogue, ReferenceAct
+from actparse.readers import InputError, Record
+
+__all__ = ["PRICE_TOLERANCE", "DialogueResult", "Report", "TurnResult", "evaluate"]
+
+PRICE_TOLERANCE = 1e-6
+NO_PRICE = -1.0
+
+
+def float32(value: float) -> float:
+    """``value`` as the export stored it (float32), back as a Python float."""
+    try:
+        return float(struct.unpack("f", struct.pack("f", value))[0])
+    except OverflowError:
+        return value
+
+
+def _our_price(act: Act) -> float:
+    # The export wrote a missing or falsy price (0 included) as -1.
+    return float32(act.price) if act.price else NO_PRICE
+
+
+def _ref_price(ref: ReferenceAct) -> float:
+    return ref.price if ref.price is not None else NO_PRICE
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """One scored turn."""
+
+    turn: int
+    agent: int
+    text: str
+    is_message: bool
+    ours: Act
+    reference: ReferenceAct
+    intent_ok: bool
+    price_ok: bool
+    reason: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.intent_ok and self.price_ok
+
+
+@dataclass(frozen=True)
+class DialogueResult:
+    """One dialogue: skip decisions and, when the reference parsed it, its turns."""
+
+    where: str
+    reference_skipped: bool
+    ours_skipped: bool
+    turns: tuple[TurnResult, ...] = ()
+
+    @property
+    def message_disagreements(self) -> int:
+        return sum(1 for t in self.turns if t.is_message and not t.ok)
+
+
+def _fmt_price(price: float | None) -> str:
+    if price is None or price == NO_PRICE:
+        return "-"
+    return f"{price:g}"
+
+
+def explain(result: TurnResult, earlier_disagreement: int | None) -> str:
+    """A short human reason for a disagreement."""
+    ours, ref = result.ours, result.reference
+    parts = []
+    if not result.price_ok:
+        found = ", ".join(f"{m.surface}={m.value:g} ({m.type})" for m in ours.mentions)
+        if ours.price is not None and ref.price is None:
+            parts.append(f"we propose {ours.price:g} from [{found}]; the reference has no price")
+        elif ours.price is None and ref.price is not None:
+            seen = f" (we found [{found}], none proposable)" if found else " (we found no price)"
+            parts.append(f"the reference has {ref.price:g}{seen}")
+        else:
+            parts.append(f"price {_fmt_price(ours.price)} vs reference {_fmt_price(ref.price)}")
+    if not result.intent_ok:
+        tags = ",".join(ours.tags) or "no tags"
+        parts.append(f"intent {ours.intent or '-'} ({tags}) vs reference {ref.intent or '-'}")
+    if earlier_disagreement is not None:
+        parts.append(f"state may differ since turn {earlier_disagreement}")
+    return "; ".join(parts)
+
+
+@dataclass
+class Report:
+    """Agreement figures, the confusion of intents, and every dialogue's result."""
+
+    dialogues: list[DialogueResult] = field(default_factory=list)
+
+    def _turns(self, messages_only: bool = False) -> list[TurnResult]:
+        return [
+            t
+            for d in self.dialogues
+            if not d.reference_skipped
+            for t in d.turns
+            if t.is_message or not messages_only
+        ]
+
+    @staticmethod
+    def _share(values: Sequence[bool]) -> float:
+        return sum(values) / len(values) if values else 1.0
+
+    def summary(self) -> dict[str, Any]:
+        """The figures ``eval --json`` prints (fractions in 0..1)."""
+        turns = self._turns()
+        messages = self._turns(messages_only=True)
+        return {
+            "dialogues": len(self.dialogues),
+            "scored_dialogues": sum(1 for d in self.dialogues if not d.reference_skipped),
+            "turns": len(turns),
+            "message_turns": len(messages),
+            "intent_agreement": self._share([t.intent_ok for t in turns]),
+            "price_agreement": self._share([t.price_ok for t in turns]),
+            "joint_agreement": self._share([t.ok for t in turns]),
+            "message_intent_agreement": self._share([t.intent_ok for t in messages]),
+            "message_price_agreement": self._share([t.price_ok for t in messages]),
+            "message_joint_agreement": self._share([t.ok for t in messages]),
+            "skip_agreement": self._share(
+                [d.reference_skipped == d.ours_skipped for d in self.dialogues]
+            ),
+        }
+
+    def confusion(self) -> dict[str, Counter[str]]:
+        """For each reference intent of a message, the count of each of our intents."""
+        table: dict[str, Counter[str]] = {}
+        for t in self._turns(messages_only=True):
+            table.setdefault(t.reference.intent or "-", Counter())[t.ours.intent or "-"] += 1
+        return table
+
+    def worst(self, n: int = 5) -> list[DialogueResult]:
+        """The dialogues with the most disagreeing messages."""
+        bad = [d for d in self.dialogues if d.message_disagreements]
+        bad.sort(key=lambda d: -d.message_disagreements)
+        return bad[:n]
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary plus the confusion table, ready for ``json.dumps``."""
+        out = self.summary()
+        out["confusion"] = {ref: dict(c) for ref, c in sorted(self.confusion().items())}
+        out["skip_disagreements"] = [
+            d.where for d in self.dialogues if d.reference_skipped != d.ours_skipped
+        ]
+        return out
+
+
+def score_dialogue(
+    where: str, dialogue: Dialogue, acts: Sequence[Act], reference: Sequence[ReferenceAct]
+) -> DialogueResult:
+    """Compare one dialogue's acts with its reference acts."""
+    ref_skipped = all(not r.intent for r in reference)
+    ours_skipped = bool(acts) and all(a.note == SKIPPED for a in acts)
+    if ref_skipped:
+        return DialogueResult(where, True, ours_skipped)
+    results = []
+    first_bad: int | None = None
+    for turn, act, ref in zip(dialogue.turns, acts, reference):
+        intent_ok = (act.intent or "") == ref.intent
+        price_ok = abs(_our_price(act) - _ref_price(ref)) <= PRICE_TOLERANCE
+        result = TurnResult(
+            turn.index, turn.agent, turn.text, turn.is_message, act, ref, intent_ok, price_ok
+        )
+        if not result.ok:
+            result = TurnResult(**{**result.__dict__, "reason": explain(result, first_bad)})
+            if first_bad is None:
+                first_bad = turn.index
+        results.append(result)
+    return DialogueResult(where, False, ours_skipped, tuple(results))
+
+
+def evaluate(records: Iterable[Record], parser: CraigslistParser | None = None) -> Report:
+    """Parse every record and compare with the reference acts it carries."""
+    parser = parser or CraigslistParser()
+    report = Report()
+    for record in records:
+        dialogue = record.dialogue()
+        if dialogue.reference is None:
+            raise InputError(
+                f"{record.where}: no reference acts to compare with "
+                "(HF records need dialogue_acts; Cocoa events need metadata)"
+            )
+        acts = parser.parse(dialogue)
+        report.dialogues.append(score_dialogue(record.where, dialogue, acts, dialogue.reference))
+    return report

@@ -1,0 +1,103 @@
+"""The command line: label, eval and train-prices, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from actparse.cli import app
+
+runner = CliRunner()
+
+
+def test_help_explains_each_command() -> None:
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    for command in ("label", "eval", "train-prices"):
+        assert command in result.output
+
+
+def test_label_without_input_shows_the_bundled_sample() -> None:
+    result = runner.invoke(app, ["label"])
+    assert result.exit_code == 0, result.output
+    assert "init-price" in result.output and "counter-price" in result.output
+
+
+def test_label_to_stdout_and_to_file(fixtures: Path, tmp_path: Path) -> None:
+    source = fixtures / "craigslist_validation_20.jsonl"
+    result = runner.invoke(app, ["label", str(source)])
+    assert result.exit_code == 0
+    lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
+    assert len(lines) == 20
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["label", str(source), "-o", str(out)])
+    assert result.exit_code == 0
+    assert [json.loads(x) for x in out.read_text().splitlines()] == [json.loads(x) for x in lines]
+    assert not list(tmp_path.glob(".*part"))
+
+
+def test_label_bad_input_fails_naming_the_line_and_leaves_no_file(tmp_path: Path) -> None:
+    source = tmp_path / "bad.jsonl"
+    source.write_text('{"utterance": []}\n{oops\n')
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["label", str(source), "-o", str(out)])
+    assert result.exit_code == 1
+    assert "bad.jsonl:1" in result.output
+    assert not out.exists() and not list(tmp_path.glob(".*part"))
+
+
+def test_eval_json_has_the_documented_keys(fixtures: Path) -> None:
+    result = runner.invoke(
+        app, ["eval", str(fixtures / "craigslist_validation_20.jsonl"), "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    for key in (
+        "dialogues",
+        "turns",
+        "message_turns",
+        "intent_agreement",
+        "price_agreement",
+        "joint_agreement",
+        "message_joint_agreement",
+        "skip_agreement",
+    ):
+        assert key in figures
+    for key in (
+        "intent_agreement",
+        "price_agreement",
+        "joint_agreement",
+        "message_joint_agreement",
+        "skip_agreement",
+    ):
+        assert 0.0 <= figures[key] <= 1.0
+    assert figures["dialogues"] == 20
+
+
+def test_eval_report_and_min_agreement(fixtures: Path) -> None:
+    source = str(fixtures / "craigslist_validation_20.jsonl")
+    result = runner.invoke(app, ["eval", source])
+    assert result.exit_code == 0 and "Agreement with the reference" in result.output
+    assert runner.invoke(app, ["eval", source, "--min-agreement", "0.5"]).exit_code == 0
+    failing = runner.invoke(app, ["eval", source, "--min-agreement", "1.0", "--json"])
+    figures = json.loads(failing.stdout.splitlines()[0])
+    assert failing.exit_code == (2 if figures["message_joint_agreement"] < 1.0 else 0)
+
+
+def test_eval_without_reference_acts_says_so(fixtures: Path) -> None:
+    result = runner.invoke(app, ["eval", str(fixtures / "craigslist_transcripts_20.json")])
+    assert result.exit_code == 1
+    assert "no reference acts" in result.output
+
+
+def test_train_prices(fixtures: Path, tmp_path: Path) -> None:
+    out = tmp_path / "lex.json"
+    result = runner.invoke(
+        app, ["train-prices", str(fixtures / "craigslist_transcripts_20.json"), "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    doc = json.loads(out.read_text())
+    assert doc["provenance"]["trained_on"][0]["file"] == "craigslist_transcripts_20.json"
+    assert doc["left"] and doc["right"]
