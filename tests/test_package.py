@@ -1,0 +1,47 @@
+"""The built wheel carries the rule files and the entry points."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.slow
+def test_wheel_carries_rules_and_entry_points(tmp_path: Path) -> None:
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "build",
+            "--wheel",
+            "--no-isolation",
+            "--outdir",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("actparse-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "actparse/rules/craigslist.yaml" in names
+    assert "actparse/rules/price_lexicon.json" in names
+    assert "actparse/data/sample.jsonl" in names
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    text = zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "actparse = actparse.cli:main" in text
+    assert "[spacy_factories]" in text and "actparse_price_linker" in text
+
+
+def test_python_m_actparse_runs() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "actparse", "--help"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0
+    assert "label" in result.stdout
