@@ -45,3 +45,21 @@ def test_python_m_actparse_runs() -> None:
     )
     assert result.returncode == 0
     assert "label" in result.stdout
+
+
+def test_spacy_finds_the_factories_through_entry_points() -> None:
+    from importlib.metadata import entry_points
+
+    names = {ep.name for ep in entry_points(group="spacy_factories")}
+    if "actparse_tagger" not in names:
+        pytest.skip("actparse is not installed (entry points come with the installed package)")
+    # A fresh interpreter that never imports actparse itself.
+    code = (
+        "import spacy; nlp = spacy.blank('en'); "
+        "nlp.add_pipe('actparse_price_linker'); nlp.add_pipe('actparse_tagger'); "
+        "print(nlp('hello, how are you?')._.tags)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd="/"
+    )
+    assert "greeting" in result.stdout
