@@ -8,7 +8,6 @@ storage), within 1e-6. Turns are scored only in dialogues the reference did not 
 
 from __future__ import annotations
 
-import struct
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -16,20 +15,12 @@ from typing import Any
 
 from actparse.craigslist import CraigslistParser
 from actparse.models import SKIPPED, Act, Dialogue, ReferenceAct
-from actparse.readers import InputError, Record
+from actparse.readers import InputError, Record, float32
 
 __all__ = ["PRICE_TOLERANCE", "DialogueResult", "Report", "TurnResult", "evaluate"]
 
 PRICE_TOLERANCE = 1e-6
 NO_PRICE = -1.0
-
-
-def float32(value: float) -> float:
-    """``value`` as the export stored it (float32), back as a Python float."""
-    try:
-        return float(struct.unpack("f", struct.pack("f", value))[0])
-    except OverflowError:
-        return value
 
 
 def _our_price(act: Act) -> float:

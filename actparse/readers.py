@@ -32,7 +32,9 @@ __all__ = [
     "detect_format",
     "dialogue_from_cocoa",
     "dialogue_from_hf",
+    "float32",
     "read_records",
+    "shortest_float32",
 ]
 
 FORMATS = ("hf", "cocoa")
@@ -145,15 +147,16 @@ def shortest_float32(value: float) -> float:
     149.99000549316406); the shortest decimal restores the price as it was typed, so that
     it compares equal to the same price written in a later message.
     """
-    target = _to_float32(value)
+    target = float32(value)
     for digits in range(1, 10):
         candidate = float(f"{value:.{digits}g}")
-        if _to_float32(candidate) == target:
+        if float32(candidate) == target:
             return candidate
     return value
 
 
-def _to_float32(value: float) -> float:
+def float32(value: float) -> float:
+    """``value`` as the HF export stored it (float32), back as a Python float."""
     try:
         return float(struct.unpack("f", struct.pack("f", value))[0])
     except OverflowError:
