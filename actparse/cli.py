@@ -171,20 +171,21 @@ def _show_table(path: Path, parser: CraigslistParser) -> None:
     out = Console()
     for _record, dialogue, acts in label_records(read_records(path, "hf"), parser):
         roles = [p.role for p in dialogue.parties]
-        table = Table(
-            title=f"{dialogue.parties[0].listing.title} (listed at "
-            f"{dialogue.parties[0].listing.price:g})",
-            title_justify="left",
-        )
+        listing = dialogue.parties[0].listing
+        title = f"{listing.title} (listed at {listing.price:g})" if listing else ""
+        table = Table(title=title, title_justify="left")
         table.add_column("#", justify="right")
         table.add_column("writer")
         table.add_column("utterance", overflow="fold")
         table.add_column("intent")
+        table.add_column("coarse")
         table.add_column("price", justify="right")
         for turn, act in zip(dialogue.turns, acts):
             text = turn.text if turn.is_message else f"<{turn.action or 'unknown action'}>"
             price = f"{act.price:g}" if act.price is not None else ""
-            table.add_row(str(turn.index), roles[turn.agent], text, act.intent or "", price)
+            table.add_row(
+                str(turn.index), roles[turn.agent], text, act.intent or "", act.coarse or "", price
+            )
         out.print(table)
     out.print(
         f"Sample: {path.name} bundled with actparse. Label your own file with "

@@ -9,14 +9,16 @@ first rule of :data:`INTENT_RULES` that holds, and choose the proposed price.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from actparse.acts import ActSpace, load_act_space
 from actparse.models import (
     SKIPPED,
     UNKNOWN_ACTION,
     Act,
     Dialogue,
     DialogueState,
+    Listing,
     PriceMention,
     Turn,
 )
@@ -30,6 +32,8 @@ __all__ = ["INTENT_RULES", "SKIP_MIN_MESSAGES", "SKIP_MIN_TOKENS", "CraigslistPa
 SKIP_MIN_TOKENS = 40
 #: ...or when either agent sent fewer messages than this.
 SKIP_MIN_MESSAGES = 2
+
+NO_LISTING = Listing(title="", description="", price=None)
 
 #: Tags computed from the rule file, in the order Cocoa appended them.
 RULE_TAGS = ("question", "greeting", "negative", "vague-price", "agree")
@@ -113,9 +117,18 @@ class CraigslistParser:
     and safe to reuse.
     """
 
-    def __init__(self, *, lexicon: PriceLexicon | None = None, rules: RuleSet | None = None):
+    corpus = "craigslist"
+
+    def __init__(
+        self,
+        *,
+        lexicon: PriceLexicon | None = None,
+        rules: RuleSet | None = None,
+        act_space: ActSpace | None = None,
+    ):
         self.lexicon = lexicon if lexicon is not None else load_lexicon()
         self.rules = rules if rules is not None else load_rules()
+        self.act_space = act_space if act_space is not None else load_act_space()
 
     def tags(
         self, tokens: Sequence[str], text: str, mentions: Sequence[PriceMention]
@@ -147,12 +160,14 @@ class CraigslistParser:
             return [
                 Act(turn=t.index, agent=t.agent, intent=None, note=SKIPPED) for t in dialogue.turns
             ]
-        listings = [ListingContext(p.listing) for p in dialogue.parties]
+        listings = [ListingContext(p.listing or NO_LISTING) for p in dialogue.parties]
         state = DialogueState()
         acts: list[Act] = []
         for turn, toks in zip(dialogue.turns, tokens):
             act = self._parse_turn(dialogue, turn, toks, listings, state)
             state.update(turn.agent, act.intent, act.price)
+            if act.intent is not None:
+                act = replace(act, coarse=self.act_space.coarse(self.corpus, act.intent))
             acts.append(act)
         return acts
 

@@ -6,6 +6,7 @@ A corpus format is read into :class:`Dialogue` objects; parsing a dialogue gives
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -51,12 +52,29 @@ class Listing:
 
 
 @dataclass(frozen=True, slots=True)
-class Party:
-    """One agent's private knowledge base."""
+class Item:
+    """An item type of a split negotiation: how many there are, and what one is worth to
+    the party holding this record (``None`` when unknown)."""
 
-    role: str
-    listing: Listing
+    name: str
+    count: int
+    value: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Party:
+    """One agent's private knowledge base; each corpus fills the fields it has.
+
+    Craigslist: ``role`` (buyer/seller), ``listing``, ``target``. Deal or No Deal and
+    CaSiNo: ``items`` (counts and this party's values). MutualFriends: ``kb``, the
+    friends as attribute -> value mappings.
+    """
+
+    role: str = ""
+    listing: Listing | None = None
     target: float | None = None
+    items: tuple[Item, ...] = ()
+    kb: tuple[Mapping[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +90,10 @@ class Turn:
     action: str | None
     text: str = ""
     offer_price: float | None = None
+    #: Structured data of a non-message event (a submitted deal, a selection).
+    data: Mapping[str, Any] | None = None
+    #: Annotations shipped with the corpus for this turn (CaSiNo strategy labels).
+    labels: tuple[str, ...] = ()
 
     @property
     def is_message(self) -> bool:
@@ -88,6 +110,10 @@ class Dialogue:
     id: str | None = None
     #: The reference acts the input carried, one per turn (``None`` when absent).
     reference: tuple[ReferenceAct, ...] | None = None
+    #: Which corpus: ``craigslist``, ``dealornodeal``, ``casino`` or ``mutualfriends``.
+    corpus: str = "craigslist"
+    #: The outcome the corpus records (final split, reward), as the reader found it.
+    outcome: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,10 +140,29 @@ class PriceMention:
 
 
 @dataclass(frozen=True, slots=True)
+class ItemSplit:
+    """A division of the items: ``counts[a][i]`` is what agent ``a`` gets of ``items[i]``.
+
+    ``None`` marks a count a partial proposal left open.
+    """
+
+    items: tuple[str, ...]
+    counts: tuple[tuple[int | None, ...], tuple[int | None, ...]]
+
+    def for_agent(self, agent: int) -> dict[str, int | None]:
+        """What ``agent`` gets, item by item."""
+        return dict(zip(self.items, self.counts[agent]))
+
+    def to_dict(self) -> dict[str, dict[str, int | None]]:
+        """JSON view keyed by agent then item."""
+        return {str(a): self.for_agent(a) for a in (0, 1)}
+
+
+@dataclass(frozen=True, slots=True)
 class Act:
     """The act of one turn.
 
-    ``intent`` is the native Craigslist intent, or ``None`` when the turn gets no act (the
+    ``intent`` is the native intent of its corpus, or ``None`` when the turn gets no act (the
     dialogue was skipped, or the turn is a non-message event whose action is unknown).
     ``price`` is the price the writer proposed, if any. ``tags`` and ``mentions`` record
     why the parser decided so.
@@ -130,6 +175,10 @@ class Act:
     tags: tuple[str, ...] = ()
     mentions: tuple[PriceMention, ...] = ()
     note: str | None = None
+    #: The act in the shared coarse act space (``rules/acts.yaml``).
+    coarse: str | None = None
+    #: The item split the turn proposes or submits (Deal or No Deal, CaSiNo).
+    split: ItemSplit | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view: intent, price, turn, agent, and the evidence."""
@@ -147,6 +196,10 @@ class Act:
             ]
         if self.note:
             out["note"] = self.note
+        if self.coarse:
+            out["coarse"] = self.coarse
+        if self.split is not None:
+            out["split"] = self.split.to_dict()
         return out
 
 

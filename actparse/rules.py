@@ -133,6 +133,11 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str,
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
+def line_loader() -> type[yaml.SafeLoader]:
+    """The safe YAML loader that adds ``__line__`` to every mapping."""
+    return _LineLoader
+
+
 def _string_list(value: Any, where: str, key: str) -> tuple[str, ...]:
     if isinstance(value, str):
         return (value,)
