@@ -19,6 +19,8 @@ from typing import Any
 import regex
 import yaml
 
+from actparse.guard import timeout_for
+
 __all__ = ["Rule", "RuleError", "RuleSet", "load_rules", "rules_dir"]
 
 #: How a rule can match. ``*-token`` kinds look at the Cocoa tokens of a message;
@@ -37,8 +39,6 @@ FILE_KEYS = frozenset({"description", "rules"})
 # Cocoa ran on Python 2, where patterns compiled without re.UNICODE have ASCII-only
 # \w, \d, \s and case folding; VERSION0 keeps the `re`-compatible semantics.
 _BASE_FLAGS = regex.VERSION0 | regex.ASCII
-# Rules guard every per-turn match with a timeout so hostile text cannot stall a worker.
-MATCH_TIMEOUT = 1.0
 
 
 class RuleError(ValueError):
@@ -79,9 +79,55 @@ class Rule:
         if kind == "last-token":
             return bool(tokens) and tokens[-1] in words
         if kind == "text-search":
-            return any(p.search(text, timeout=MATCH_TIMEOUT) for p in patterns)
+            return any(p.search(text, timeout=timeout_for(text)) for p in patterns)
         # text-whole: Cocoa used re.match with ^...$ anchors written in the pattern.
-        return any(p.match(text, timeout=MATCH_TIMEOUT) for p in patterns)
+        return any(p.match(text, timeout=timeout_for(text)) for p in patterns)
+
+
+class _TagMatcher:
+    """All rules of one tag folded into set lookups and one regex per text kind.
+
+    Matching a message against every rule one by one costs a regex call per value;
+    folding the alternatives into a single pattern per (kind, case) keeps it at a few
+    calls per message with the same result.
+    """
+
+    __slots__ = ("any_token", "first_token", "last_token", "searches", "wholes")
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self.any_token = frozenset(v for r in rules if r.match == "any-token" for v in r.values)
+        self.first_token = frozenset(v for r in rules if r.match == "first-token" for v in r.values)
+        self.last_token = frozenset(v for r in rules if r.match == "last-token" for v in r.values)
+        searches: list[regex.Pattern[str]] = []
+        wholes: list[regex.Pattern[str]] = []
+        for kind, into in (("text-search", searches), ("text-whole", wholes)):
+            for ignore_case in (False, True):
+                values = [
+                    v
+                    for r in rules
+                    if r.match == kind and r.ignore_case == ignore_case
+                    for v in r.values
+                ]
+                if values:
+                    flags = _BASE_FLAGS | (regex.IGNORECASE if ignore_case else 0)
+                    into.append(regex.compile("|".join(f"(?:{v})" for v in values), flags))
+        self.searches = tuple(searches)
+        self.wholes = tuple(wholes)
+
+    def __call__(self, tokens: Sequence[str], text: str) -> bool:
+        if tokens and (tokens[0] in self.first_token or tokens[-1] in self.last_token):
+            return True
+        if self.any_token and not self.any_token.isdisjoint(tokens):
+            return True
+        if self.searches or self.wholes:
+            timeout = timeout_for(text)
+            for pattern in self.searches:
+                if pattern.search(text, timeout=timeout):
+                    return True
+            for pattern in self.wholes:
+                if pattern.match(text, timeout=timeout):
+                    return True
+        return False
 
 
 class RuleSet:
@@ -93,10 +139,49 @@ class RuleSet:
         for rule in self.rules:
             by_tag.setdefault(rule.tag, []).append(rule)
         self.by_tag: dict[str, tuple[Rule, ...]] = {k: tuple(v) for k, v in by_tag.items()}
+        self._matchers = {tag: _TagMatcher(rules) for tag, rules in self.by_tag.items()}
 
     def has(self, tag: str, tokens: Sequence[str], text: str) -> bool:
         """Whether ``tag`` holds for the message."""
-        return any(rule.matches(tokens, text) for rule in self.by_tag.get(tag, ()))
+        matcher = self._matchers.get(tag)
+        return matcher is not None and matcher(tokens, text)
+
+    def tags(self, wanted: Sequence[str], tokens: Sequence[str], text: str) -> list[str]:
+        """The tags of ``wanted`` that hold for the message, in that order.
+
+        The same as asking :meth:`has` for each tag, in one pass: this is per-turn work.
+        """
+        first = tokens[0] if tokens else None
+        last = tokens[-1] if tokens else None
+        timeout = timeout_for(text)
+        token_set = frozenset(tokens)
+        found = []
+        matchers = self._matchers
+        for tag in wanted:
+            m = matchers.get(tag)
+            if m is None:
+                continue
+            # Explicit loops, not any(<generator>): a generator per rule kind would cost
+            # more than the matching itself on a short message.
+            if first is not None and (first in m.first_token or last in m.last_token):
+                found.append(tag)
+                continue
+            if m.any_token and not m.any_token.isdisjoint(token_set):
+                found.append(tag)
+                continue
+            hit = False
+            for pattern in m.searches:
+                if pattern.search(text, timeout=timeout):
+                    hit = True
+                    break
+            if not hit:
+                for pattern in m.wholes:
+                    if pattern.match(text, timeout=timeout):
+                        hit = True
+                        break
+            if hit:
+                found.append(tag)
+        return found
 
     def __getitem__(self, name: str) -> Rule:
         for rule in self.rules:

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import regex
 
+from actparse.guard import timeout_for
+
 __all__ = [
     "is_number_token",
     "split_sentences",
@@ -68,7 +70,7 @@ def _normalize(text: str) -> str:
     """Cocoa's pre-NLTK steps: lowercase, dot runs to ``...``, ``\\ > /`` to spaces."""
     text = text.lower()
     if ".." in text:
-        text = _DOT_RUN.sub("...", text)
+        text = _DOT_RUN.sub("...", text, timeout=timeout_for(text))
     if "\\" in text or ">" in text or "/" in text:
         text = text.translate(_SLASHES_TO_SPACE)
     return text
@@ -147,7 +149,7 @@ def _is_sentence_break(tok: str, next_tok: str) -> bool:
     initial = _is_initial(tok)
     # Punkt types numbers as "##number##"; a literal "##number##." token cannot
     # occur because "#" never starts a Punkt word token.
-    if not initial and not _NUMERIC.match(tok):
+    if not initial and not _NUMERIC.match(tok, timeout=timeout_for(tok)):
         return True
     if next_tok in _PUNKT_PUNCTUATION or next_tok[0].islower():
         return False
@@ -159,7 +161,7 @@ def _punkt_words(text: str) -> list[str]:
     words: list[str] = []
     for line in text.split("\n"):
         if line.strip():
-            words.extend(_PUNKT_WORD.findall(line))
+            words.extend(_PUNKT_WORD.findall(line, timeout=timeout_for(line)))
     return words
 
 
@@ -286,7 +288,7 @@ def _realign_boundaries(text: str, slices: list[tuple[int, int]]) -> list[str]:
         next_start, next_stop = slices[index + 1]
         match = None
         if next_start < next_stop and text[next_start] in _REALIGN_FIRST_CHARS:
-            match = _REALIGN.match(text[next_start:next_stop])
+            match = _REALIGN.match(text[next_start:next_stop], timeout=timeout_for(text))
         if match:
             moved = match.group(0).rstrip()
             sentences.append(text[start : next_start + len(moved)])
@@ -421,15 +423,15 @@ def _treebank_tokenize(text: str) -> list[str]:
     if "``" in text:
         text = text.replace("``", " `` ")
     if '"' in text:
-        text = _OPEN_DOUBLE_QUOTE.sub(r"\1 `` ", text)
+        text = _OPEN_DOUBLE_QUOTE.sub(r"\1 `` ", text, timeout=timeout_for(text))
 
     # Punctuation.
     has_period = "." in text
     if has_period:
         text = _split_final_period(text, _IMPROVED_CLOSERS, unicode_space=True)
     if ":" in text or "," in text:
-        text = _COLON_COMMA.sub(r" \1 \2", text)
-        text = _FINAL_COLON_COMMA.sub(r" \1 ", text)
+        text = _COLON_COMMA.sub(r" \1 \2", text, timeout=timeout_for(text))
+        text = _FINAL_COLON_COMMA.sub(r" \1 ", text, timeout=timeout_for(text))
     if has_period:
         text = text.replace("...", " ... ")
     text = _pad(text, _SYMBOLS)
@@ -437,7 +439,7 @@ def _treebank_tokenize(text: str) -> list[str]:
         text = _split_final_period(text, _CLOSERS, unicode_space=False)
     text = _pad(text, _QUESTION_EXCLAMATION)
     if "' " in text:
-        text = _QUOTE_BEFORE_SPACE.sub(r"\1 ' ", text)
+        text = _QUOTE_BEFORE_SPACE.sub(r"\1 ' ", text, timeout=timeout_for(text))
 
     # Parentheses, brackets and double dashes.
     text = _pad(text, _BRACKETS)
@@ -452,14 +454,14 @@ def _treebank_tokenize(text: str) -> list[str]:
         text = text.replace('"', " '' ")
     if "'" in text:
         if "''" in text:
-            text = _DOUBLE_APOSTROPHE.sub(r"\1 \2 ", text)
+            text = _DOUBLE_APOSTROPHE.sub(r"\1 \2 ", text, timeout=timeout_for(text))
         for pattern in _CLITICS:
-            text = pattern.sub(r"\1 \2 ", text)
+            text = pattern.sub(r"\1 \2 ", text, timeout=timeout_for(text))
 
     # Contractions.
     if _may_contain_contraction(text):
         for pattern in _CONTRACTIONS:
-            text = pattern.sub(r" \1 \2 ", text)
+            text = pattern.sub(r" \1 \2 ", text, timeout=timeout_for(text))
 
     return text.split()
 
