@@ -9,10 +9,11 @@ first rule of :data:`INTENT_RULES` that holds, and choose the proposed price.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from actparse.acts import ActSpace, load_act_space
 from actparse.models import (
+    INTENTS,
     SKIPPED,
     UNKNOWN_ACTION,
     Act,
@@ -22,7 +23,7 @@ from actparse.models import (
     PriceMention,
     Turn,
 )
-from actparse.prices import ListingContext, PriceLexicon, find_prices, load_lexicon
+from actparse.prices import ListingContext, PriceFinder, PriceLexicon, load_lexicon
 from actparse.rules import RuleSet, load_rules
 from actparse.tokenizer import tokenize
 
@@ -57,13 +58,17 @@ IntentRule = tuple[str, str, Callable[[MessageView], bool]]
 
 #: Cocoa's decision list: (rule name, intent, condition). The first that holds wins.
 INTENT_RULES: tuple[IntentRule, ...] = (
-    ("opening-without-price", "intro", lambda m: m.time == 0 and not m.has("has_price")),
-    ("first-price", "init-price", lambda m: m.has("has_price") and m.curr_price is None),
-    ("vague-price", "vague-price", lambda m: not m.has("has_price") and m.has("vague-price")),
-    ("new-price", "counter-price", lambda m: m.has("price") or m.has("listing_price")),
-    ("repeats-own-price", "insist", lambda m: m.has("partner_price")),
+    ("opening-without-price", "intro", lambda m: m.time == 0 and "has_price" not in m.tags),
+    ("first-price", "init-price", lambda m: "has_price" in m.tags and m.curr_price is None),
+    (
+        "vague-price",
+        "vague-price",
+        lambda m: "has_price" not in m.tags and "vague-price" in m.tags,
+    ),
+    ("new-price", "counter-price", lambda m: "price" in m.tags or "listing_price" in m.tags),
+    ("repeats-own-price", "insist", lambda m: "partner_price" in m.tags),
     ("question-only", "inquiry", lambda m: m.tags == ("question",)),
-    ("agreement", "agree", lambda m: m.has("agree") or m.has("my_price")),
+    ("agreement", "agree", lambda m: "agree" in m.tags or "my_price" in m.tags),
     ("answer-to-inquiry", "inform", lambda m: not m.tags and m.my_act == "inquiry"),
     ("negation-only", "disagree", lambda m: m.tags == ("negative",)),
 )
@@ -114,7 +119,9 @@ class CraigslistParser:
     """Parses Craigslist dialogues into Cocoa-compatible acts.
 
     Rules and the price lexicon load once; the parser is stateless between dialogues
-    and safe to reuse.
+    and safe to reuse. ``prices`` picks the price mode (:data:`~actparse.prices.PRICE_MODES`):
+    ``"cocoa"`` (the default) reproduces Cocoa's linking, ``"extended"`` also finds
+    prices written as words, with a currency word, or with a ``k`` suffix.
     """
 
     corpus = "craigslist"
@@ -125,16 +132,22 @@ class CraigslistParser:
         lexicon: PriceLexicon | None = None,
         rules: RuleSet | None = None,
         act_space: ActSpace | None = None,
+        prices: str = "cocoa",
     ):
         self.lexicon = lexicon if lexicon is not None else load_lexicon()
+        # "cocoa" reproduces the reference acts; "extended" also finds prices Cocoa's
+        # rules miss ("150 bucks", "two hundred dollars"). Only the linking differs.
+        self.price_finder = PriceFinder(self.lexicon, prices)
         self.rules = rules if rules is not None else load_rules()
         self.act_space = act_space if act_space is not None else load_act_space()
+        # Looked up once per turn: a dict beats a call into the act space.
+        self._coarse = {i: self.act_space.coarse(self.corpus, i) for i in INTENTS}
 
     def tags(
         self, tokens: Sequence[str], text: str, mentions: Sequence[PriceMention]
     ) -> tuple[str, ...]:
         """Cocoa's tags of a message, in Cocoa's order."""
-        tags = [tag for tag in RULE_TAGS if self.rules.has(tag, tokens, text)]
+        tags = self.rules.tags(RULE_TAGS, tokens, text)
         types = {m.type for m in mentions}
         tags.extend(t for t in PRICE_TYPES if t in types)
         if types:
@@ -155,7 +168,7 @@ class CraigslistParser:
 
     def parse(self, dialogue: Dialogue) -> list[Act]:
         """One act per turn of the dialogue."""
-        tokens = [tokenize(t.text) if t.is_message else None for t in dialogue.turns]
+        tokens = [tokenize(t.text) if t.action == "message" else None for t in dialogue.turns]
         if self.is_skipped(dialogue, tokens):
             return [
                 Act(turn=t.index, agent=t.agent, intent=None, note=SKIPPED) for t in dialogue.turns
@@ -166,8 +179,6 @@ class CraigslistParser:
         for turn, toks in zip(dialogue.turns, tokens):
             act = self._parse_turn(dialogue, turn, toks, listings, state)
             state.update(turn.agent, act.intent, act.price)
-            if act.intent is not None:
-                act = replace(act, coarse=self.act_space.coarse(self.corpus, act.intent))
             acts.append(act)
         return acts
 
@@ -180,19 +191,39 @@ class CraigslistParser:
         state: DialogueState,
     ) -> Act:
         if turn.action == "offer":
-            return Act(turn.index, turn.agent, "offer", turn.offer_price)
+            return Act(
+                turn.index, turn.agent, "offer", turn.offer_price, coarse=self._coarse["offer"]
+            )
         if turn.action in ("accept", "reject", "quit"):
-            return Act(turn.index, turn.agent, turn.action)
+            return Act(turn.index, turn.agent, turn.action, coarse=self._coarse[turn.action])
         if toks is None:
             return Act(turn.index, turn.agent, None, note=UNKNOWN_ACTION)
+        listing = listings[1 - turn.agent]
+        # Most messages hold no digit at all, and then no price (Cocoa mode).
+        found = [] if self.price_finder.skips(turn.text) else self.price_finder.find(toks, listing)
+        return self.message_act(dialogue, turn, toks, found, listing.price, state)
+
+    def message_act(
+        self,
+        dialogue: Dialogue,
+        turn: Turn,
+        toks: Sequence[str],
+        found: Sequence[PriceMention],
+        listing_price: float | None,
+        state: DialogueState,
+    ) -> Act:
+        """The act of a message whose prices are ``found``, given the state before it.
+
+        Split from the linking so that lexicon calibration can ask what the act would be
+        had another set of numbers counted as prices (see :mod:`actparse.calibrate`).
+        """
         writer = turn.agent
         reader = 1 - writer
-        listing = listings[reader]
         mentions = [
             PriceMention(
-                m.surface, m.value, m.token, type_price(m.value, listing.price, state, reader)
+                m.surface, m.value, m.token, type_price(m.value, listing_price, state, reader)
             )
-            for m in find_prices(toks, self.lexicon, listing)
+            for m in found
         ]
         tags = self.tags(toks, turn.text, mentions)
         view = MessageView(tags, state.time, state.curr_price, state.last_intent[reader])
@@ -200,4 +231,12 @@ class CraigslistParser:
         # The writer's role is the reader's opposite, as Cocoa derived it.
         writer_role = "buyer" if dialogue.parties[reader].role == "seller" else "seller"
         price = proposed_price(mentions, writer_role, state.prices[writer])
-        return Act(turn.index, turn.agent, intent, price, tags, tuple(mentions))
+        return Act(
+            turn.index,
+            turn.agent,
+            intent,
+            price,
+            tags,
+            tuple(mentions),
+            coarse=self._coarse[intent],
+        )
