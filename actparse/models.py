@@ -140,6 +140,26 @@ class PriceMention:
 
 
 @dataclass(frozen=True, slots=True)
+class EntityMention:
+    """A knowledge-base value found in a message (MutualFriends).
+
+    ``surface`` is the text as written (``text[start:end]``, character offsets), ``value``
+    the value as the knowledge base spells it, ``type`` its attribute's value type. For a
+    selected friend the offsets are -1: the values come from the event, not from text.
+    """
+
+    surface: str
+    value: str
+    type: str
+    start: int = -1
+    end: int = -1
+
+    def to_dict(self) -> dict[str, str]:
+        """The JSON view: surface, value and type."""
+        return {"surface": self.surface, "value": self.value, "type": self.type}
+
+
+@dataclass(frozen=True, slots=True)
 class ItemSplit:
     """A division of the items: ``counts[a][i]`` is what agent ``a`` gets of ``items[i]``.
 
@@ -179,6 +199,8 @@ class Act:
     coarse: str | None = None
     #: The item split the turn proposes or submits (Deal or No Deal, CaSiNo).
     split: ItemSplit | None = None
+    #: Knowledge-base values the turn mentions or selects (MutualFriends).
+    entities: tuple[EntityMention, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view: intent, price, turn, agent, and the evidence."""
@@ -200,6 +222,8 @@ class Act:
             out["coarse"] = self.coarse
         if self.split is not None:
             out["split"] = self.split.to_dict()
+        if self.entities:
+            out["entities"] = [e.to_dict() for e in self.entities]
         return out
 
 
