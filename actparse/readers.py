@@ -15,10 +15,11 @@ Two Craigslist formats are read:
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -26,23 +27,38 @@ from typing import IO, Any
 from actparse.models import ACTIONS, Dialogue, Listing, Party, ReferenceAct, Turn
 
 __all__ = [
-    "FORMATS",
+    "FORMAT_CORPUS",
     "InputError",
     "Record",
     "detect_format",
     "dialogue_from_cocoa",
     "dialogue_from_hf",
     "float32",
+    "format_of_record",
+    "open_text",
+    "parse_json_line",
     "read_records",
     "shortest_float32",
 ]
 
-FORMATS = ("hf", "cocoa")
 _NON_MESSAGE_ACTIONS = frozenset(ACTIONS) - {"message"}
+_NO_REFERENCE = ReferenceAct("", None)
+# Agents as the export writes them; anything else goes through _agent's checks.
+_AGENTS: dict[Any, int] = {0: 0, 1: 1}
 
 
 class InputError(ValueError):
     """Input that cannot be read; the message names the source, the line and the problem."""
+
+
+#: ``--format`` names, and the corpus each one holds.
+FORMAT_CORPUS: dict[str, str] = {
+    "hf": "craigslist",
+    "cocoa": "craigslist",
+    "dealornodeal": "dealornodeal",
+    "casino": "casino",
+    "mutualfriends": "mutualfriends",
+}
 
 
 @dataclass(frozen=True)
@@ -59,14 +75,36 @@ class Record:
         """``file:line`` (for a JSON list, the position of the dialogue in it)."""
         return f"{self.source}:{self.line}"
 
+    @property
+    def corpus(self) -> str:
+        """The corpus the record belongs to."""
+        return FORMAT_CORPUS[self.format]
+
     def dialogue(self) -> Dialogue:
         """Parse the raw record into a :class:`Dialogue`, or raise :class:`InputError`."""
         try:
-            if self.format == "hf":
-                return dialogue_from_hf(self.raw)
-            return dialogue_from_cocoa(self.raw)
-        except (KeyError, IndexError, TypeError, ValueError) as err:
+            return _to_dialogue(self.format)(self.raw)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
             raise InputError(f"{self.where}: {_describe(err)}") from None
+
+
+def _to_dialogue(fmt: str) -> Callable[[dict[str, Any]], Dialogue]:
+    # The other corpora load lazily: a Craigslist run never imports them.
+    if fmt == "hf":
+        return dialogue_from_hf
+    if fmt == "cocoa":
+        return dialogue_from_cocoa
+    if fmt == "dealornodeal":
+        from actparse.dealornodeal import dialogue_from_dealornodeal
+
+        return dialogue_from_dealornodeal
+    if fmt == "casino":
+        from actparse.casino import dialogue_from_casino
+
+        return dialogue_from_casino
+    from actparse.mutualfriends import dialogue_from_mutualfriends
+
+    return dialogue_from_mutualfriends
 
 
 def _describe(err: Exception) -> str:
@@ -75,47 +113,113 @@ def _describe(err: Exception) -> str:
     return str(err)
 
 
-def detect_format(path: str | Path) -> str:
-    """``cocoa`` when the file is a JSON list, ``hf`` when it holds JSON objects per line."""
-    with open(path, encoding="utf-8") as fh:
-        head = fh.read(4096).lstrip()
-    if head.startswith("["):
-        return "cocoa"
-    if head.startswith("{") or not head:
+def format_of_record(raw: Any) -> str | None:
+    """The format a single raw record is in, judged by its fields (``None`` if unknown)."""
+    if not isinstance(raw, dict):
+        return None
+    if "agent_turn" in raw or "utterance" in raw:
         return "hf"
-    raise InputError(f"{path}:1: cannot tell the format (neither a JSON list nor JSON lines)")
+    if "scenario_kbs" in raw:
+        return "mutualfriends"
+    if "chat_logs" in raw:
+        return "casino"
+    if "dialogue" in raw and "input" in raw:
+        return "dealornodeal"
+    scenario = raw.get("scenario")
+    if isinstance(scenario, dict) and "events" in raw:
+        kbs = scenario.get("kbs") or [None]
+        # Craigslist knowledge bases are mappings with an item; MutualFriends ones are
+        # lists of friends.
+        return "cocoa" if isinstance(kbs[0], dict) else "mutualfriends"
+    return None
+
+
+def open_text(path: str | Path) -> IO[str]:
+    """Open a text file for reading, decompressing ``.gz`` on the fly."""
+    if str(path).endswith(".gz"):
+        return gzip.open(path, "rt", encoding="utf-8")
+    return open(path, encoding="utf-8")
+
+
+def detect_format(path: str | Path) -> str:
+    """The format of a file, from its first record (a JSON list is loaded whole)."""
+    with open_text(path) as fh:
+        head = fh.read(4096).lstrip()
+        if head.startswith("<"):
+            return "dealornodeal"
+        if head.startswith("["):
+            fh.seek(0)
+            try:
+                data = json.load(fh)
+            except json.JSONDecodeError as err:
+                raise InputError(f"{path}:{err.lineno}: not valid JSON: {err.msg}") from None
+            fmt = format_of_record(data[0]) if isinstance(data, list) and data else "cocoa"
+        elif head.startswith("{"):
+            fh.seek(0)
+            first = fh.readline()
+            try:
+                fmt = format_of_record(json.loads(first))
+            except json.JSONDecodeError:
+                fmt = "hf"  # the reader names the broken line
+        elif not head:
+            return "hf"
+        else:
+            fmt = None
+    if fmt is None:
+        raise InputError(
+            f"{path}:1: cannot tell the format (expected Craigslist, Deal or No Deal, "
+            "CaSiNo or MutualFriends records); pass --format"
+        )
+    return fmt
 
 
 def read_records(path: str | Path, fmt: str = "auto") -> Iterator[Record]:
-    """Stream the records of a file; ``fmt`` is ``hf``, ``cocoa`` or ``auto``."""
+    """Stream the records of a file.
+
+    ``fmt`` is one of :data:`FORMAT_CORPUS` or ``auto``. JSON lines and Deal or No Deal
+    text are read line by line; a JSON list (Cocoa transcripts, CaSiNo) is loaded whole.
+    """
     source = str(path)
     if fmt == "auto":
         fmt = detect_format(path)
-    if fmt not in FORMATS:
-        raise InputError(f"{source}: unknown format {fmt!r}; one of {FORMATS}")
-    with open(path, encoding="utf-8") as fh:
-        if fmt == "hf":
-            yield from _read_json_lines(fh, source)
+    if fmt not in FORMAT_CORPUS:
+        raise InputError(f"{source}: unknown format {fmt!r}; one of {sorted(FORMAT_CORPUS)}")
+    with open_text(path) as fh:
+        head = fh.read(1)
+        while head and head.isspace():
+            head = fh.read(1)
+        fh.seek(0)
+        if head == "<" and fmt == "dealornodeal":
+            from actparse.dealornodeal import iter_text_records
+
+            for number, raw in iter_text_records(path):
+                yield Record(raw, fmt, source, number)
+        elif head == "[":
+            yield from _read_json_list(fh, source, fmt)
         else:
-            yield from _read_json_list(fh, source)
+            yield from _read_json_lines(fh, source, fmt)
 
 
-def _read_json_lines(fh: IO[str], source: str) -> Iterator[Record]:
+def parse_json_line(text: str, source: str, number: int) -> dict[str, Any]:
+    """One JSON lines record, or :class:`InputError` naming the file and line."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(
+            f"{source}:{number}: not valid JSON: {err.msg} (column {err.colno})"
+        ) from None
+    if not isinstance(raw, dict):
+        raise InputError(f"{source}:{number}: expected a JSON object, got {type(raw).__name__}")
+    return raw
+
+
+def _read_json_lines(fh: IO[str], source: str, fmt: str) -> Iterator[Record]:
     for number, line in enumerate(fh, start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise InputError(
-                f"{source}:{number}: not valid JSON: {err.msg} (column {err.colno})"
-            ) from None
-        if not isinstance(raw, dict):
-            raise InputError(f"{source}:{number}: expected a JSON object, got {type(raw).__name__}")
-        yield Record(raw, "hf", source, number)
+        if line.strip():
+            yield Record(parse_json_line(line, source, number), fmt, source, number)
 
 
-def _read_json_list(fh: IO[str], source: str) -> Iterator[Record]:
+def _read_json_list(fh: IO[str], source: str, fmt: str) -> Iterator[Record]:
     try:
         data = json.load(fh)
     except json.JSONDecodeError as err:
@@ -126,7 +230,7 @@ def _read_json_list(fh: IO[str], source: str) -> Iterator[Record]:
         if not isinstance(raw, dict):
             raise InputError(f"{source}: dialogue {index + 1}: expected a JSON object")
         # Position in the list, counted from 1 like a line number.
-        yield Record(raw, "cocoa", source, index + 1)
+        yield Record(raw, fmt, source, index + 1)
 
 
 def _price(value: Any) -> float | None:
@@ -153,6 +257,19 @@ def shortest_float32(value: float) -> float:
         if float32(candidate) == target:
             return candidate
     return value
+
+
+def restore_float32(value: float | None) -> float | None:
+    """Undo float32 storage: a value a float32 holds exactly becomes its shortest decimal.
+
+    Only values that are exactly float32 (as the HF export and its Parquet files store
+    prices) are touched; any other double is left as it is.
+    """
+    if value is None or (value.is_integer() and abs(value) < 2**24):
+        return value  # whole numbers below 2**24 are the same in float32 and as typed
+    if float32(value) != value:
+        return value
+    return shortest_float32(value)
 
 
 def float32(value: float) -> float:
@@ -188,13 +305,13 @@ def dialogue_from_hf(raw: dict[str, Any]) -> Dialogue:
     parties = tuple(
         Party(
             role=str(info["Role"][a]),
-            target=_price(info.get("Target", [None, None])[a]),
+            target=restore_float32(_price(info.get("Target", [None, None])[a])),
             listing=Listing(
                 title=_text(items["Title"][a], "Title"),
                 # The export joined description lines with ','; Cocoa used ' '. The
                 # original line breaks are lost, so the joined text is used as is.
                 description=_text(items["Description"][a], "Description"),
-                price=_price(items["Price"][a]),
+                price=restore_float32(_price(items["Price"][a])),
                 category=str(items.get("Category", ["", ""])[a]),
             ),
         )
@@ -205,26 +322,31 @@ def dialogue_from_hf(raw: dict[str, Any]) -> Dialogue:
     prices = acts.get("price") or []
     reference = None
     if len(intents) == len(utterances) and len(prices) == len(utterances):
-        reference = tuple(
-            ReferenceAct(str(i), None if p is None or float(p) == -1.0 else float(p))
-            for i, p in zip(intents, prices)
-        )
+        if any(intents):
+            reference = tuple(
+                ReferenceAct(str(i), None if p is None or float(p) == -1.0 else float(p))
+                for i, p in zip(intents, prices)
+            )
+        else:  # no acts at all (the test split): nothing to look up, one shared record
+            reference = (_NO_REFERENCE,) * len(utterances)
     turns = []
     for index, (agent, text) in enumerate(zip(agents, utterances)):
-        text = _text(text, f"utterance {index}")
+        if type(text) is not str:
+            _text(text, f"utterance {index}")  # raises, naming the turn
+        who = _AGENTS.get(agent)
+        if who is None:
+            who = _agent(agent)
         if text:
-            turns.append(Turn(index, _agent(agent), "message", text))
+            turns.append(Turn(index, who, "message", text))
             continue
         # An empty utterance is a non-message event: its action is recoverable only from
         # the shipped acts, which copy it (with the offered price) verbatim.
         ref = reference[index] if reference else None
         if ref is not None and ref.intent in _NON_MESSAGE_ACTIONS:
-            price = ref.price if ref.intent == "offer" else None
-            if price is not None:
-                price = shortest_float32(price)
-            turns.append(Turn(index, _agent(agent), ref.intent, "", price))
+            price = restore_float32(ref.price) if ref.intent == "offer" else None
+            turns.append(Turn(index, who, ref.intent, "", price))
         else:
-            turns.append(Turn(index, _agent(agent), None))
+            turns.append(Turn(index, who, None))
     return Dialogue(turns=tuple(turns), parties=(parties[0], parties[1]), reference=reference)
 
 

@@ -40,13 +40,27 @@ def _cocoa_metadata(act: Act, dialogue: Dialogue) -> dict[str, Any] | None:
 def apply_acts(
     raw: dict[str, Any], fmt: str, dialogue: Dialogue, acts: Sequence[Act]
 ) -> dict[str, Any]:
-    """A copy of the input record with the acts written in, every other field kept."""
+    """A copy of the input record with the acts written in, every other field kept.
+
+    Craigslist records keep their corpus' own conventions (``dialogue_acts``, event
+    ``metadata``); Cocoa-style transcripts of other corpora get ``metadata`` per event;
+    every other record gets an ``acts`` list, one act per turn.
+    """
     out = dict(raw)
     if fmt == "hf":
         out["dialogue_acts"] = hf_acts(acts)
         return out
-    events = copy.deepcopy(raw["events"])
-    for event, act in zip(events, acts):
-        event["metadata"] = _cocoa_metadata(act, dialogue)
-    out["events"] = events
+    if fmt == "cocoa":
+        events = copy.deepcopy(raw["events"])
+        for event, act in zip(events, acts):
+            event["metadata"] = _cocoa_metadata(act, dialogue)
+        out["events"] = events
+        return out
+    if isinstance(raw.get("events"), list) and all(isinstance(e, dict) for e in raw["events"]):
+        events = copy.deepcopy(raw["events"])
+        for event, act in zip(events, acts):
+            event["metadata"] = act.to_dict()
+        out["events"] = events
+        return out
+    out["acts"] = [act.to_dict() for act in acts]
     return out

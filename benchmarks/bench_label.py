@@ -1,9 +1,18 @@
-"""Labelling throughput: message turns per second and peak memory, in one process.
+"""Labelling throughput and memory.
 
-    python benchmarks/bench_label.py [FILE] [--repeat N]
+Two modes:
 
-FILE defaults to the shared Craigslist validation split. Rules and the lexicon load
-before the clock starts; reading, parsing and serializing every record are timed.
+``python benchmarks/bench_label.py [FILE]``
+    Labels FILE (default: the shared Craigslist validation split) in this process,
+    best of ``--repeat`` passes: reading, parsing and serializing are timed. Prints
+    message turns per second and peak memory.
+
+``python benchmarks/bench_label.py --scale 50000 200000 [--jobs 1 2]``
+    Builds inputs of that many dialogues by repeating the shared test split, then runs
+    ``actparse label INPUT -o OUTPUT --jobs J`` for each size and job count, sampling the
+    resident memory of the whole process tree. Also measures the floor: reading the
+    same file with ``json`` and tokenizing every utterance with the tokenizer alone, so
+    labelling throughput shows as a fraction of it.
 """
 
 from __future__ import annotations
@@ -12,17 +21,130 @@ import argparse
 import json
 import os
 import resource
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from actparse.api import default_parser, label_records
 from actparse.readers import read_records
+from actparse.tokenizer import tokenize
 from actparse.writers import apply_acts
 
-DEFAULT = Path(
+DATA = Path(
     os.environ.get("ACTPARSE_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
 )
+
+
+def in_process(path: Path, repeat: int) -> None:
+    """Label one file in this process and print the figures."""
+    cocoa = default_parser()
+    best = float("inf")
+    messages = dialogues = 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        messages = dialogues = 0
+        for record, dialogue, acts in label_records(read_records(path), {"craigslist": cocoa}):
+            json.dumps(apply_acts(record.raw, record.format, dialogue, acts))
+            dialogues += 1
+            messages += sum(t.is_message for t in dialogue.turns)
+        best = min(best, time.perf_counter() - start)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"file: {path}")
+    print(f"dialogues: {dialogues}, message turns: {messages}")
+    print(f"best of {repeat}: {best:.3f} s")
+    print(f"message turns per second: {messages / best:,.0f}")
+    print(f"peak memory (max RSS): {peak_mb:.0f} MB")
+
+
+def build_input(size: int, into: Path) -> tuple[Path, int]:
+    """A JSON lines file of ``size`` dialogues repeating the test split; its message count."""
+    lines = (DATA / "craigslist" / "test.jsonl").read_text(encoding="utf-8").splitlines()
+    path = into / f"craigslist_{size}.jsonl"
+    messages = 0
+    per_line = [sum(1 for u in json.loads(line)["utterance"] if u) for line in lines]
+    with open(path, "w", encoding="utf-8") as fh:
+        for i in range(size):
+            fh.write(lines[i % len(lines)] + "\n")
+            messages += per_line[i % len(lines)]
+    return path, messages
+
+
+def _tree_rss_kb(pid: int) -> int:
+    """Resident memory of a process and all its descendants, from /proc."""
+    total = 0
+    stack = [pid]
+    while stack:
+        current = stack.pop()
+        try:
+            with open(f"/proc/{current}/status") as fh:
+                for line in fh:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+            with open(f"/proc/{current}/task/{current}/children") as fh:
+                stack.extend(int(c) for c in fh.read().split())
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue
+    return total
+
+
+def run_cli(path: Path, jobs: int, out: Path) -> tuple[float, float]:
+    """Wall seconds and peak tree RSS (MB) of one ``actparse label`` run."""
+    command = [
+        sys.executable,
+        "-m",
+        "actparse",
+        "label",
+        str(path),
+        "-o",
+        str(out),
+        "--jobs",
+        str(jobs),
+    ]
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+    peak = 0
+    while process.poll() is None:
+        peak = max(peak, _tree_rss_kb(process.pid))
+        time.sleep(0.05)
+    wall = time.perf_counter() - start
+    if process.returncode != 0:
+        sys.exit(f"actparse label failed with status {process.returncode}")
+    return wall, peak / 1024
+
+
+def floor(path: Path) -> float:
+    """Seconds to read the file with json and tokenize every utterance."""
+    start = time.perf_counter()
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            for utterance in json.loads(line)["utterance"]:
+                if utterance:
+                    tokenize(utterance)
+    return time.perf_counter() - start
+
+
+def scaled(sizes: list[int], jobs_list: list[int]) -> None:
+    """The --scale report."""
+    print("| dialogues | jobs | message turns/s | wall (s) | peak RSS (MB) | of floor |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            path, messages = build_input(size, Path(tmp))
+            floor_rate = messages / floor(path)
+            print(f"| {size:,} | floor (json + tokenize) | {floor_rate:,.0f} | | | 100% |")
+            rates = {}
+            for jobs in jobs_list:
+                wall, peak = run_cli(path, jobs, Path(tmp) / "out.jsonl")
+                rates[jobs] = messages / wall
+                print(
+                    f"| {size:,} | {jobs} | {rates[jobs]:,.0f} | {wall:.1f} | {peak:.0f} | "
+                    f"{rates[jobs] / floor_rate:.0%} |"
+                )
+            if 1 in rates and 2 in rates:
+                print(f"| {size:,} | speed-up 2 vs 1 | {rates[2] / rates[1]:.2f}x | | | |")
+            path.unlink()
 
 
 def main() -> None:
@@ -30,30 +152,24 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "file", nargs="?", type=Path, default=DEFAULT / "craigslist" / "validation.jsonl"
+        "file", nargs="?", type=Path, default=DATA / "craigslist" / "validation.jsonl"
     )
-    parser.add_argument("--repeat", type=int, default=5, help="passes over the file (best is kept)")
+    parser.add_argument("--repeat", type=int, default=5, help="passes over FILE (best is kept)")
+    parser.add_argument(
+        "--scale",
+        type=int,
+        nargs="+",
+        metavar="DIALOGUES",
+        help="build inputs of these sizes and run the command line on them",
+    )
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     args = parser.parse_args()
+    if args.scale:
+        scaled(args.scale, args.jobs)
+        return
     if not args.file.is_file():
         sys.exit(f"no such file: {args.file} (pass a file or set ACTPARSE_DATA)")
-
-    cocoa = default_parser()
-    best = float("inf")
-    messages = dialogues = 0
-    for _ in range(args.repeat):
-        start = time.perf_counter()
-        messages = dialogues = 0
-        for record, dialogue, acts in label_records(read_records(args.file), cocoa):
-            json.dumps(apply_acts(record.raw, record.format, dialogue, acts))
-            dialogues += 1
-            messages += sum(t.is_message for t in dialogue.turns)
-        best = min(best, time.perf_counter() - start)
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"file: {args.file}")
-    print(f"dialogues: {dialogues}, message turns: {messages}")
-    print(f"best of {args.repeat}: {best:.3f} s")
-    print(f"message turns per second: {messages / best:,.0f}")
-    print(f"peak memory (max RSS): {peak_mb:.0f} MB")
+    in_process(args.file, args.repeat)
 
 
 if __name__ == "__main__":

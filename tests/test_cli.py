@@ -101,3 +101,21 @@ def test_train_prices(fixtures: Path, tmp_path: Path) -> None:
     doc = json.loads(out.read_text())
     assert doc["provenance"]["trained_on"][0]["file"] == "craigslist_transcripts_20.json"
     assert doc["left"] and doc["right"]
+
+
+def test_label_and_eval_mutualfriends(fixtures: Path) -> None:
+    source = fixtures / "mutualfriends_card_sample.jsonl"
+    result = runner.invoke(app, ["label", str(source)])
+    assert result.exit_code == 0, result.output
+    (record,) = [json.loads(x) for x in result.stdout.splitlines() if x.startswith("{")]
+    acts = record["acts"]
+    assert [a["coarse"] for a in acts] == ["greet", "inquire", "inform", "inform", "offer", "offer"]
+    assert {e["value"] for e in acts[3]["entities"]} == {
+        "Molycorp",
+        "Salisbury State University",
+        "Sacred Heart University",
+    }
+    assert acts[4]["in_own_list"] is True
+    result = runner.invoke(app, ["eval", str(source), "--json", "--min-agreement", "1.0"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["selection_agreement"] == 1.0

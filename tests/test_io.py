@@ -53,10 +53,9 @@ def test_cocoa_reader(fixtures: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        pytest.param('{"a": 1}\n{broken\n', "x.jsonl:2: not valid JSON", id="broken-line"),
-        pytest.param(
-            "[1, 2]\n", "x.jsonl: dialogue 1: expected a JSON object", id="list-of-numbers"
-        ),
+        pytest.param('{"utterance": []}\n{broken\n', "x.jsonl:2: not valid JSON", id="broken-line"),
+        pytest.param("[1, 2]\n", "x.jsonl:1: cannot tell the format", id="list-of-numbers"),
+        pytest.param('{"a": 1}\n', "x.jsonl:1: cannot tell the format", id="unknown-fields"),
         pytest.param("hello\n", "x.jsonl:1: cannot tell the format", id="plain-text"),
         pytest.param('"text"\n', "x.jsonl:1: cannot tell the format", id="json-string"),
     ],
@@ -67,6 +66,13 @@ def test_bad_input_names_file_and_line(tmp_path: Path, content: str, message: st
     with pytest.raises(InputError) as info:
         list(read_records(path))
     assert message in str(info.value)
+
+
+def test_forced_format_names_the_bad_dialogue(tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text("[1, 2]\n")
+    with pytest.raises(InputError, match=r"x\.json: dialogue 1: expected a JSON object"):
+        list(read_records(path, "cocoa"))
 
 
 def test_missing_field_is_named(tmp_path: Path) -> None:

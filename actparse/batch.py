@@ -1,0 +1,187 @@
+"""Batch labelling for real workloads: streaming, parallel, and nothing lost on bad input.
+
+JSON lines are read and written one record at a time, so memory does not grow with
+the input; a JSON list (Cocoa transcripts, CaSiNo) is loaded whole. With ``jobs > 1``
+records go to worker processes in small batches, at most a few batches in flight, and
+come back in input order. Workers parse the JSON text themselves, so the main process
+only moves lines.
+
+With ``on_error="keep"`` every input record reaches the output: a record that cannot be
+labelled is written unchanged with an ``actparse_error`` field naming the file, the line
+and the problem (a line that is not JSON at all is kept as text under
+``actparse_input``). With ``on_error="stop"`` the first problem raises
+:class:`~actparse.readers.InputError`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from multiprocessing.pool import AsyncResult
+from pathlib import Path
+from typing import IO, Any
+
+from actparse.api import label_raw
+from actparse.models import SKIPPED, UNKNOWN_ACTION
+from actparse.parquet import is_parquet, iter_parquet_rows
+from actparse.readers import (
+    InputError,
+    Record,
+    detect_format,
+    open_text,
+    parse_json_line,
+    read_records,
+)
+
+__all__ = ["Item", "Outcome", "iter_items", "label_items", "open_output"]
+
+#: Records per batch sent to a worker: large enough to amortize the inter-process
+#: round trip, small enough to keep memory flat and the output flowing.
+BATCH_SIZE = 64
+#: Batches in flight per worker.
+IN_FLIGHT = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One input record on its way to a parser: its JSON text, or its parsed value."""
+
+    source: str
+    line: int
+    format: str
+    text: str | None = None
+    raw: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One output record, serialized, with what the summary counts."""
+
+    line: str
+    skipped: bool = False
+    unknown_actions: int = 0
+    error: str | None = None
+
+
+def iter_items(path: str | Path, fmt: str = "auto") -> Iterator[Item]:
+    """The input records of a file, as items; JSON lines stay unparsed text."""
+    source = str(path)
+    if is_parquet(path):
+        for number, row_format, row in iter_parquet_rows(path):
+            yield Item(source, number, row_format if fmt == "auto" else fmt, raw=row)
+        return
+    if fmt == "auto":
+        fmt = detect_format(path)
+    if fmt in ("hf", "dealornodeal", "mutualfriends", "casino") and _is_json_lines(path):
+        with open_text(path) as fh:
+            for number, text in enumerate(fh, start=1):
+                if text.strip():
+                    yield Item(source, number, fmt, text=text)
+        return
+    for record in read_records(path, fmt):
+        yield Item(source, record.line, record.format, raw=record.raw)
+
+
+def _is_json_lines(path: str | Path) -> bool:
+    with open_text(path) as fh:
+        head = fh.read(256).lstrip()
+    return head.startswith("{")
+
+
+def _label(item: Item, on_error: str) -> Outcome:
+    """Label one item; errors become ``actparse_error`` records or raise, by ``on_error``."""
+    where = f"{item.source}:{item.line}"
+    raw: Any = item.raw
+    try:
+        if item.text is not None:
+            raw = parse_json_line(item.text, item.source, item.line)
+        record = Record(raw, item.format, item.source, item.line)
+        out, acts = label_raw(record, _parsers.get(record.corpus))
+        return Outcome(
+            json.dumps(out, ensure_ascii=False),
+            skipped=bool(acts) and acts[0].note == SKIPPED,
+            unknown_actions=sum(a.note == UNKNOWN_ACTION for a in acts),
+        )
+    except Exception as exc:
+        message = str(exc) if str(exc).startswith(item.source) else f"{where}: {exc}"
+        if on_error == "stop":
+            raise InputError(message) from None
+        if isinstance(raw, dict):
+            kept = {**raw, "actparse_error": message}
+        else:
+            kept = {"actparse_error": message, "actparse_input": item.text}
+        return Outcome(json.dumps(kept, ensure_ascii=False), error=message)
+
+
+# Per-process parser overrides (e.g. another price lexicon), set before labelling.
+_parsers: dict[str, Any] = {}
+
+
+def _init_worker(overrides: dict[str, Any]) -> None:
+    _parsers.clear()
+    _parsers.update(overrides)
+
+
+def _label_batch(batch: list[Item], on_error: str) -> list[Outcome]:
+    return [_label(item, on_error) for item in batch]
+
+
+def label_items(
+    items: Iterable[Item],
+    *,
+    jobs: int = 1,
+    on_error: str = "stop",
+    overrides: dict[str, Any] | None = None,
+) -> Iterator[Outcome]:
+    """Label items in input order, in this process or in ``jobs`` worker processes."""
+    if on_error not in ("stop", "keep"):
+        raise ValueError(f"on_error must be 'stop' or 'keep', got {on_error!r}")
+    _init_worker(overrides or {})
+    if jobs <= 1:
+        for item in items:
+            yield _label(item, on_error)
+        return
+    # fork keeps the already loaded rules and lexicons: workers need no warm-up.
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    with context.Pool(jobs, initializer=_init_worker, initargs=(overrides or {},)) as pool:
+        window: deque[AsyncResult[list[Outcome]]] = deque()
+        items_iter = iter(items)
+        for batch in iter(lambda: list(itertools.islice(items_iter, BATCH_SIZE)), []):
+            window.append(pool.apply_async(_label_batch, (batch, on_error)))
+            if len(window) >= jobs * IN_FLIGHT:
+                yield from window.popleft().get()
+        while window:
+            yield from window.popleft().get()
+
+
+class open_output:
+    """Write to a temporary name beside ``path`` and rename it into place when complete.
+
+    An interrupted or failed run leaves no file that looks whole. ``.gz`` compresses.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.part")
+        self._fh: IO[str] | None = None
+
+    def __enter__(self) -> IO[str]:
+        if self.path.suffix == ".gz":
+            self._fh = gzip.open(self.tmp, "wt", encoding="utf-8")
+        else:
+            self._fh = open(self.tmp, "w", encoding="utf-8")
+        return self._fh
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        assert self._fh is not None
+        self._fh.close()
+        if exc_type is None:
+            os.replace(self.tmp, self.path)
+        else:
+            self.tmp.unlink(missing_ok=True)
