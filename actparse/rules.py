@@ -9,6 +9,7 @@ checked against the allowed keys so that a typo fails loudly, naming the file an
 from __future__ import annotations
 
 import functools
+import importlib
 import importlib.resources
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -84,50 +85,147 @@ class Rule:
         return any(p.match(text, timeout=timeout_for(text)) for p in patterns)
 
 
-class _TagMatcher:
-    """All rules of one tag folded into set lookups and one regex per text kind.
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+#: A finite alternation expands to at most this many literals before regex is kept.
+_MAX_LITERALS = 64
 
-    Matching a message against every rule one by one costs a regex call per value;
-    folding the alternatives into a single pattern per (kind, case) keeps it at a few
-    calls per message with the same result.
+
+def literal_alternatives(pattern: str) -> tuple[str, ...] | None:
+    """The strings a pattern matches, when it is a finite alternation of literals.
+
+    ``"go (lower|higher)"`` gives ``("go lower", "go higher")``; any pattern with a
+    class, a repeat, an anchor or a flag gives ``None``. Searching for such a pattern is
+    exactly searching for any of its strings, which plain ``in`` does far faster than a
+    regex call.
+    """
+    try:
+        # The standard library's own regex parser (private, hence the guarded import).
+        _parser: Any = importlib.import_module("re._parser")
+        BRANCH, IN, LITERAL, SUBPATTERN = (
+            _parser.BRANCH,
+            _parser.IN,
+            _parser.LITERAL,
+            _parser.SUBPATTERN,
+        )
+    except (ImportError, AttributeError):  # pragma: no cover - another Python version
+        return None
+    try:
+        tree = _parser.parse(pattern)
+    except Exception:  # anything re cannot read stays a regex
+        return None
+    if tree.state.flags & ~_parser.SRE_FLAG_UNICODE:  # a global inline flag: (?i), (?x)
+        return None
+
+    def expand(items: Any) -> list[str] | None:
+        out = [""]
+        for op, arg in items:
+            parts: list[str] | None
+            if op is LITERAL:
+                parts = [chr(arg)]
+            elif op is IN and all(item_op is LITERAL for item_op, _ in arg):
+                parts = [chr(code) for _, code in arg]  # "(a|b)" parses as the class [ab]
+            elif op is SUBPATTERN and arg[1] == 0 and arg[2] == 0:  # no inline flags
+                parts = expand(arg[3])
+            elif op is BRANCH:
+                alternatives: list[str] = []
+                for branch in arg[1]:
+                    expanded = expand(branch)
+                    if expanded is None:
+                        return None
+                    alternatives.extend(expanded)
+                parts = alternatives
+            else:
+                return None
+            if parts is None:
+                return None
+            out = [a + b for a in out for b in parts]
+            if len(out) > _MAX_LITERALS:
+                return None
+        return out
+
+    literals = expand(tree)
+    if not literals or "" in literals or not all(lit.isascii() for lit in literals):
+        return None
+    return tuple(literals)
+
+
+class _TagMatcher:
+    """All rules of one tag folded into set lookups and as few text checks as possible.
+
+    Matching a message against every rule one by one costs a regex call per value.
+    Search patterns that are finite alternations of ASCII literals ("come down",
+    "go (lower|higher)") become substring tests (on ASCII-lowercased text when the rule
+    ignores case, as Python 2's ASCII case folding did); the other patterns fold into a
+    single regex per (kind, case). The result is the same as rule by rule.
     """
 
-    __slots__ = ("any_token", "first_token", "last_token", "searches", "wholes")
+    __slots__ = (
+        "any_token",
+        "first_token",
+        "folded_literals",
+        "last_token",
+        "literals",
+        "searches",
+        "wholes",
+    )
 
     def __init__(self, rules: Sequence[Rule]) -> None:
         self.any_token = frozenset(v for r in rules if r.match == "any-token" for v in r.values)
         self.first_token = frozenset(v for r in rules if r.match == "first-token" for v in r.values)
         self.last_token = frozenset(v for r in rules if r.match == "last-token" for v in r.values)
+        literals: list[str] = []
+        folded: list[str] = []
         searches: list[regex.Pattern[str]] = []
         wholes: list[regex.Pattern[str]] = []
         for kind, into in (("text-search", searches), ("text-whole", wholes)):
             for ignore_case in (False, True):
-                values = [
-                    v
-                    for r in rules
-                    if r.match == kind and r.ignore_case == ignore_case
-                    for v in r.values
-                ]
+                values = []
+                for r in rules:
+                    if r.match != kind or r.ignore_case != ignore_case:
+                        continue
+                    for v in r.values:
+                        found = literal_alternatives(v) if kind == "text-search" else None
+                        if found is None:
+                            values.append(v)
+                        elif ignore_case:
+                            folded.extend(lit.translate(_ASCII_LOWER) for lit in found)
+                        else:
+                            literals.extend(found)
                 if values:
                     flags = _BASE_FLAGS | (regex.IGNORECASE if ignore_case else 0)
                     into.append(regex.compile("|".join(f"(?:{v})" for v in values), flags))
+        self.literals = tuple(literals)
+        self.folded_literals = tuple(folded)
         self.searches = tuple(searches)
         self.wholes = tuple(wholes)
+
+    @property
+    def has_text_rules(self) -> bool:
+        """Whether any rule of the tag looks at the raw text."""
+        return bool(self.literals or self.folded_literals or self.searches or self.wholes)
 
     def __call__(self, tokens: Sequence[str], text: str) -> bool:
         if tokens and (tokens[0] in self.first_token or tokens[-1] in self.last_token):
             return True
         if self.any_token and not self.any_token.isdisjoint(tokens):
             return True
-        if self.searches or self.wholes:
-            timeout = timeout_for(text)
-            for pattern in self.searches:
-                if pattern.search(text, timeout=timeout):
+        return self.text_matches(text, timeout_for(text))
+
+    def text_matches(self, text: str, timeout: float | None) -> bool:
+        """Whether a text rule of the tag matches the raw message."""
+        for literal in self.literals:
+            if literal in text:
+                return True
+        if self.folded_literals:
+            # Python 2 folded ASCII letters only; on ASCII text lower() is that, and fast.
+            lowered = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+            for literal in self.folded_literals:
+                if literal in lowered:
                     return True
-            for pattern in self.wholes:
-                if pattern.match(text, timeout=timeout):
-                    return True
-        return False
+        for pattern in self.searches:
+            if pattern.search(text, timeout=timeout):
+                return True
+        return any(pattern.match(text, timeout=timeout) for pattern in self.wholes)
 
 
 class RuleSet:
@@ -140,6 +238,20 @@ class RuleSet:
             by_tag.setdefault(rule.tag, []).append(rule)
         self.by_tag: dict[str, tuple[Rule, ...]] = {k: tuple(v) for k, v in by_tag.items()}
         self._matchers = {tag: _TagMatcher(rules) for tag, rules in self.by_tag.items()}
+        # Word -> tags indexes, so one message's token rules cost a few set operations.
+        self._by_first: dict[str, set[str]] = {}
+        self._by_last: dict[str, set[str]] = {}
+        self._by_any: dict[str, set[str]] = {}
+        for tag, m in self._matchers.items():
+            for index, words in (
+                (self._by_first, m.first_token),
+                (self._by_last, m.last_token),
+                (self._by_any, m.any_token),
+            ):
+                for word in words:
+                    index.setdefault(word, set()).add(tag)
+        self._any_words = frozenset(self._by_any)
+        self._text_tags = frozenset(tag for tag, m in self._matchers.items() if m.has_text_rules)
 
     def has(self, tag: str, tokens: Sequence[str], text: str) -> bool:
         """Whether ``tag`` holds for the message."""
@@ -151,35 +263,18 @@ class RuleSet:
 
         The same as asking :meth:`has` for each tag, in one pass: this is per-turn work.
         """
-        first = tokens[0] if tokens else None
-        last = tokens[-1] if tokens else None
+        hits: set[str] = set()
+        if tokens:
+            hits.update(self._by_first.get(tokens[0], ()))
+            hits.update(self._by_last.get(tokens[-1], ()))
+            for word in self._any_words.intersection(tokens):
+                hits.update(self._by_any[word])
         timeout = timeout_for(text)
-        token_set = frozenset(tokens)
         found = []
-        matchers = self._matchers
         for tag in wanted:
-            m = matchers.get(tag)
-            if m is None:
-                continue
-            # Explicit loops, not any(<generator>): a generator per rule kind would cost
-            # more than the matching itself on a short message.
-            if first is not None and (first in m.first_token or last in m.last_token):
-                found.append(tag)
-                continue
-            if m.any_token and not m.any_token.isdisjoint(token_set):
-                found.append(tag)
-                continue
-            hit = False
-            for pattern in m.searches:
-                if pattern.search(text, timeout=timeout):
-                    hit = True
-                    break
-            if not hit:
-                for pattern in m.wholes:
-                    if pattern.match(text, timeout=timeout):
-                        hit = True
-                        break
-            if hit:
+            if tag in hits or (
+                tag in self._text_tags and self._matchers[tag].text_matches(text, timeout)
+            ):
                 found.append(tag)
         return found
 

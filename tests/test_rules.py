@@ -6,8 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import regex
 
-from actparse.rules import RuleError, load_rules, rules_dir
+from actparse.rules import RuleError, literal_alternatives, load_rules, rules_dir
+from actparse.tokenizer import tokenize
 
 RULES = load_rules()
 
@@ -76,3 +78,38 @@ def test_yaml_is_loaded_safely(tmp_path: Path) -> None:
     body = "rules:\n  - !!python/object/apply:os.system ['echo unsafe']\n"
     with pytest.raises(RuleError, match="not valid YAML"):
         load_rules(_write(tmp_path, body))
+
+
+@pytest.mark.parametrize(
+    ("pattern", "literals"),
+    [
+        pytest.param("come down", ("come down",), id="literal"),
+        pytest.param("go (lower|higher)", ("go lower", "go higher"), id="alternation"),
+        pytest.param("(?:a|b)c", ("ac", "bc"), id="non-capturing"),
+        pytest.param(r"a\.b", ("a.b",), id="escaped-dot"),
+        pytest.param("a+", None, id="repeat"),
+        pytest.param("[ab]", ("a", "b"), id="class-of-literals"),
+        pytest.param("[a-z]", None, id="class-range"),
+        pytest.param("[^a]", None, id="negated-class"),
+        pytest.param("^great$", None, id="anchors"),
+        pytest.param("(?i)x", None, id="global-flag"),
+        pytest.param("(?i:x)y", None, id="scoped-flag"),
+        pytest.param("", None, id="empty"),
+    ],
+)
+def test_literal_alternatives(pattern: str, literals: tuple[str, ...] | None) -> None:
+    assert literal_alternatives(pattern) == literals
+
+
+def test_literal_fast_path_matches_like_the_regex() -> None:
+    rule = RULES["vague-price-go-further"]
+    for text in ["could you go lower", "Go lower", "go  lower", "go lowered", "ago higher"]:
+        expected = regex.search(rule.values[0], text) is not None
+        assert RULES.has("vague-price", tokenize(text), text) is expected, text
+    greet = RULES["greeting-phrase"]
+    for text in ["HOW ARE YOU", "how are  you", "I'm interested in it", "\u212aelvin interested"]:
+        expected = any(
+            regex.search(v, text, regex.IGNORECASE | regex.ASCII | regex.VERSION0)
+            for v in greet.values
+        )
+        assert greet.matches([], text) is expected
