@@ -17,7 +17,6 @@ the items it names.
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -81,19 +80,10 @@ def iter_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     ``ValueError``) naming the file.
     """
     # Imported here: the readers import this module lazily, never the other way round.
-    from actparse.readers import InputError, open_text
+    from actparse.readers import read_records
 
-    with open_text(path) as fh:
-        try:
-            data = json.load(fh)
-        except json.JSONDecodeError as err:
-            raise InputError(f"{path}:{err.lineno}: not valid JSON: {err.msg}") from None
-    if not isinstance(data, list):
-        raise InputError(f"{path}:1: expected a JSON list of dialogues")
-    for position, raw in enumerate(data, start=1):
-        if not isinstance(raw, dict):
-            raise InputError(f"{path}: dialogue {position}: expected a JSON object")
-        yield position, raw
+    for record in read_records(path, "casino"):
+        yield record.line, record.raw
 
 
 def _counts(shares: Any, what: str) -> tuple[int, ...]:

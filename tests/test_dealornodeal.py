@@ -23,8 +23,8 @@ from actparse.dealornodeal import (
 )
 from actparse.models import Dialogue
 from actparse.readers import InputError
-from actparse.rules import Rule, load_rules, rules_dir
-from actparse.splits import load_split_lexicon, tokenize
+from actparse.rules import load_rules, rules_dir
+from actparse.splits import load_split_lexicon
 
 PARSER = DealOrNoDealParser()
 LEXICON = load_split_lexicon("dealornodeal")
@@ -47,29 +47,8 @@ def record(dialogue: str, output: str = "item0=1 item1=0 item2=1 item0=0 item1=2
 
 
 # --------------------------------------------------------------------------------------
-# Rules: every example and counterexample of rules/dealornodeal.yaml
+# Rules (every example and counterexample of rules/dealornodeal.yaml runs in test_rule_files.py)
 # --------------------------------------------------------------------------------------
-
-CASES = [
-    pytest.param(rule, text, True, id=f"{rule.name}:+{text}")
-    for rule in RULES.rules
-    for text in rule.examples
-] + [
-    pytest.param(rule, text, False, id=f"{rule.name}:-{text}")
-    for rule in RULES.rules
-    for text in rule.counterexamples
-]
-
-
-@pytest.mark.parametrize(("rule", "text", "expected"), CASES)
-def test_rule_examples(rule: Rule, text: str, expected: bool) -> None:
-    tokens = tokenize(text, LEXICON)
-    assert rule.matches(tokens, " ".join(tokens)) is expected
-
-
-def test_every_rule_has_examples_and_counterexamples() -> None:
-    for rule in RULES.rules:
-        assert rule.examples and rule.counterexamples, rule.name
 
 
 def test_decision_list_names_are_unique_and_intents_mapped() -> None:
