@@ -31,7 +31,7 @@ import regex
 
 from actparse.acts import ActSpace, load_act_space
 from actparse.models import Act, Dialogue, EntityMention, Party, Turn
-from actparse.readers import read_records
+from actparse.readers import agent_index, read_records, text_field
 from actparse.rules import RuleError, RuleSet, load_rules, rules_dir
 from actparse.tokenizer import split_sentences, tokenize
 
@@ -788,25 +788,13 @@ def _list(value: Any, what: str) -> list[Any]:
     return value
 
 
-def _string(value: Any, what: str) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{what} must be a string, got {type(value).__name__}")
-    return value
-
-
-def _agent(value: Any, what: str) -> int:
-    if isinstance(value, bool) or value not in (0, 1, "0", "1"):
-        raise ValueError(f"{what} must be agent 0 or 1, got {value!r}")
-    return int(value)
-
-
 def _friend(names: Any, values: Any, types: Mapping[str, str], what: str) -> Friend:
     names = _list(names, f"{what} attribute names")
     values = _list(values, f"{what} values")
     if len(names) != len(values):
         raise ValueError(f"{what} has {len(names)} attribute names but {len(values)} values")
     pairs = {
-        _string(n, f"{what} attribute name"): _string(v, f"{what} value")
+        text_field(n, f"{what} attribute name"): text_field(v, f"{what} value")
         for n, v in zip(names, values)
     }
     return Friend(pairs, types)
@@ -837,7 +825,7 @@ def _attribute_types(attributes: Any, what: str) -> dict[str, str]:
                 raise TypeError(f"{what}[{n}] must be a JSON object")
             pairs.append((attribute.get("name"), attribute.get("value_type")))
     return {
-        _string(name, f"{what} name"): _string(kind, f"{what} value_type")
+        text_field(name, f"{what} name"): text_field(kind, f"{what} value_type")
         for name, kind in pairs
         if kind is not None
     }
@@ -892,9 +880,9 @@ def _dialogue_from_hf(raw: Mapping[str, Any]) -> Dialogue:
             )
     turns = []
     for i, action in enumerate(actions):
-        agent = _agent(agents[i], f"events.agents[{i}]")
+        agent = agent_index(agents[i], f"events.agents[{i}]")
         if action == "message":
-            text = _string(messages[i], f"events.data_messages[{i}]")
+            text = text_field(messages[i], f"events.data_messages[{i}]")
             turns.append(Turn(i, agent, "message", text))
         elif action == "select":
             names, values = selects[i]
@@ -951,10 +939,10 @@ def _dialogue_from_cocoa(raw: Mapping[str, Any]) -> Dialogue:
     turns = []
     for i, event in enumerate(_list(_get(raw, "events", "events"), "events")):
         action = _get(event, "action", f"events[{i}].action")
-        agent = _agent(_get(event, "agent", f"events[{i}].agent"), f"events[{i}].agent")
+        agent = agent_index(_get(event, "agent", f"events[{i}].agent"), f"events[{i}].agent")
         data = event.get("data")
         if action == "message":
-            turns.append(Turn(i, agent, "message", _string(data, f"events[{i}].data")))
+            turns.append(Turn(i, agent, "message", text_field(data, f"events[{i}].data")))
         elif action == "select":
             if not isinstance(data, Mapping) or not data:
                 raise ValueError(f"event {i}: a select needs the friend as an object in 'data'")

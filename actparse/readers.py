@@ -30,6 +30,7 @@ __all__ = [
     "FORMAT_CORPUS",
     "InputError",
     "Record",
+    "agent_index",
     "detect_format",
     "dialogue_from_cocoa",
     "dialogue_from_hf",
@@ -39,6 +40,7 @@ __all__ = [
     "parse_json_line",
     "read_records",
     "shortest_float32",
+    "text_field",
 ]
 
 _NON_MESSAGE_ACTIONS = frozenset(ACTIONS) - {"message"}
@@ -280,14 +282,15 @@ def float32(value: float) -> float:
         return value
 
 
-def _agent(value: Any) -> int:
-    agent = int(value)
-    if agent not in (0, 1):
-        raise ValueError(f"agent must be 0 or 1, got {value!r}")
-    return agent
+def agent_index(value: Any, what: str) -> int:
+    """An agent field as 0 or 1 (``"0"``/``"1"`` accepted); anything else is an error."""
+    if isinstance(value, bool) or value not in (0, 1, "0", "1"):
+        raise ValueError(f"{what} must be agent 0 or 1, got {value!r}")
+    return int(value)
 
 
-def _text(value: Any, what: str) -> str:
+def text_field(value: Any, what: str) -> str:
+    """A field that must be a string; the error names it and the type found."""
     if not isinstance(value, str):
         raise TypeError(f"{what} must be a string, got {type(value).__name__}")
     return value
@@ -307,10 +310,10 @@ def dialogue_from_hf(raw: dict[str, Any]) -> Dialogue:
             role=str(info["Role"][a]),
             target=restore_float32(_price(info.get("Target", [None, None])[a])),
             listing=Listing(
-                title=_text(items["Title"][a], "Title"),
+                title=text_field(items["Title"][a], "Title"),
                 # The export joined description lines with ','; Cocoa used ' '. The
                 # original line breaks are lost, so the joined text is used as is.
-                description=_text(items["Description"][a], "Description"),
+                description=text_field(items["Description"][a], "Description"),
                 price=restore_float32(_price(items["Price"][a])),
                 category=str(items.get("Category", ["", ""])[a]),
             ),
@@ -332,10 +335,10 @@ def dialogue_from_hf(raw: dict[str, Any]) -> Dialogue:
     turns = []
     for index, (agent, text) in enumerate(zip(agents, utterances)):
         if type(text) is not str:
-            _text(text, f"utterance {index}")  # raises, naming the turn
+            text_field(text, f"utterance {index}")  # raises, naming the turn
         who = _AGENTS.get(agent)
         if who is None:
-            who = _agent(agent)
+            who = agent_index(agent, f"agent_turn {index}")
         if text:
             turns.append(Turn(index, who, "message", text))
             continue
@@ -366,8 +369,8 @@ def dialogue_from_cocoa(raw: dict[str, Any]) -> Dialogue:
                 role=str(personal["Role"]),
                 target=_price(personal.get("Target")),
                 listing=Listing(
-                    title=_text(item["Title"], "Title"),
-                    description=" ".join(_text(d, "Description line") for d in description),
+                    title=text_field(item["Title"], "Title"),
+                    description=" ".join(text_field(d, "Description line") for d in description),
                     price=_price(item["Price"]),
                     category=str(item.get("Category", "")),
                 ),
@@ -378,10 +381,10 @@ def dialogue_from_cocoa(raw: dict[str, Any]) -> Dialogue:
     has_reference = False
     for index, event in enumerate(raw["events"]):
         action = event["action"]
-        agent = _agent(event["agent"])
+        agent = agent_index(event["agent"], f"event {index} agent")
         data = event.get("data")
         if action == "message":
-            turns.append(Turn(index, agent, "message", _text(data, f"event {index} data")))
+            turns.append(Turn(index, agent, "message", text_field(data, f"event {index} data")))
         elif action == "offer":
             offer = data.get("price") if isinstance(data, dict) else None
             turns.append(Turn(index, agent, "offer", "", _price(offer)))
