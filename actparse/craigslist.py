@@ -9,7 +9,7 @@ first rule of :data:`INTENT_RULES` that holds, and choose the proposed price.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from actparse.acts import ActSpace, load_act_space
 from actparse.models import (
@@ -41,8 +41,7 @@ RULE_TAGS = ("question", "greeting", "negative", "vague-price", "agree")
 PRICE_TYPES = ("listing_price", "my_price", "partner_price", "price")
 
 
-@dataclass(frozen=True, slots=True)
-class MessageView:
+class MessageView(NamedTuple):
     """What the intent rules see of a message: its tags and the reader's state."""
 
     tags: tuple[str, ...]

@@ -222,6 +222,13 @@ class _TagMatcher:
             for literal in self.folded_literals:
                 if literal in lowered:
                     return True
+        if timeout is None:
+            # `regex` parses a timeout keyword even when it is None, at a cost of more
+            # than half a short match: on short texts leave it out.
+            for pattern in self.searches:
+                if pattern.search(text):
+                    return True
+            return any(pattern.match(text) for pattern in self.wholes)
         for pattern in self.searches:
             if pattern.search(text, timeout=timeout):
                 return True

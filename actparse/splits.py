@@ -35,7 +35,7 @@ import functools
 import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -1691,7 +1691,7 @@ class SplitDialogueParser:
             if act is None:
                 act = self.message_act(turn, totals, state)
             coarse = self.act_space.coarse(self.corpus, act.intent)
-            acts.append(replace(act, coarse=coarse))
+            acts.append(act._replace(coarse=coarse))
         return acts
 
     def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:
