@@ -27,8 +27,9 @@ from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import IO, Any
 
-from actparse.api import label_raw
-from actparse.models import SKIPPED, UNKNOWN_ACTION
+from actparse.api import label_raw, parser_for
+from actparse.craigslist import CraigslistParser
+from actparse.models import SKIPPED, UNKNOWN_ACTION, Act
 from actparse.parquet import is_parquet, iter_parquet_rows
 from actparse.readers import (
     InputError,
@@ -38,6 +39,7 @@ from actparse.readers import (
     parse_json_line,
     read_records,
 )
+from actparse.writers import apply_acts
 
 __all__ = ["Item", "Outcome", "iter_items", "label_items", "open_output"]
 
@@ -46,6 +48,10 @@ __all__ = ["Item", "Outcome", "iter_items", "label_items", "open_output"]
 BATCH_SIZE = 64
 #: Batches in flight per worker.
 IN_FLIGHT = 4
+
+# One encoder for every output line: json.dumps with options builds a new one per call.
+# Records read from JSON or Parquet cannot be circular, so that check is skipped.
+_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,20 +100,28 @@ def _is_json_lines(path: str | Path) -> bool:
     return head.startswith("{")
 
 
+def _read(item: Item) -> Record:
+    raw = item.raw if item.text is None else parse_json_line(item.text, item.source, item.line)
+    return Record(raw, item.format, item.source, item.line)
+
+
+def _outcome(out: dict[str, Any], acts: list[Act]) -> Outcome:
+    return Outcome(
+        _encode(out),
+        skipped=bool(acts) and acts[0].note == SKIPPED,
+        unknown_actions=sum(a.note == UNKNOWN_ACTION for a in acts),
+    )
+
+
 def _label(item: Item, on_error: str) -> Outcome:
     """Label one item; errors become ``actparse_error`` records or raise, by ``on_error``."""
     where = f"{item.source}:{item.line}"
     raw: Any = item.raw
     try:
-        if item.text is not None:
-            raw = parse_json_line(item.text, item.source, item.line)
-        record = Record(raw, item.format, item.source, item.line)
+        record = _read(item)
+        raw = record.raw
         out, acts = label_raw(record, _parsers.get(record.corpus))
-        return Outcome(
-            json.dumps(out, ensure_ascii=False),
-            skipped=bool(acts) and acts[0].note == SKIPPED,
-            unknown_actions=sum(a.note == UNKNOWN_ACTION for a in acts),
-        )
+        return _outcome(out, acts)
     except Exception as exc:
         message = str(exc) if str(exc).startswith(item.source) else f"{where}: {exc}"
         if on_error == "stop":
@@ -116,7 +130,7 @@ def _label(item: Item, on_error: str) -> Outcome:
             kept = {**raw, "actparse_error": message}
         else:
             kept = {"actparse_error": message, "actparse_input": item.text}
-        return Outcome(json.dumps(kept, ensure_ascii=False), error=message)
+        return Outcome(_encode(kept), error=message)
 
 
 # Per-process parser overrides (e.g. another price lexicon), set before labelling.
@@ -129,7 +143,26 @@ def _init_worker(overrides: dict[str, Any]) -> None:
 
 
 def _label_batch(batch: list[Item], on_error: str) -> list[Outcome]:
-    return [_label(item, on_error) for item in batch]
+    """Label a batch step by step: read every record, then parse them all, then write.
+
+    Parsers that offer ``parse_many`` (Craigslist) get the whole batch at once. If any
+    record of the batch fails, the batch is labelled again record by record, so each
+    problem is reported against its own record and the good records are unaffected.
+    """
+    try:
+        records = [_read(item) for item in batch]
+        dialogues = [record.dialogue() for record in records]
+        corpora = {d.corpus for d in dialogues}
+        parser = _parsers.get("craigslist") or parser_for("craigslist")
+        if corpora != {"craigslist"} or not isinstance(parser, CraigslistParser):
+            return [_label(item, on_error) for item in batch]
+        acts = parser.parse_many(dialogues)
+        return [
+            _outcome(apply_acts(r.raw, r.format, d, a), a)
+            for r, d, a in zip(records, dialogues, acts)
+        ]
+    except Exception:
+        return [_label(item, on_error) for item in batch]
 
 
 def label_items(
@@ -143,16 +176,17 @@ def label_items(
     if on_error not in ("stop", "keep"):
         raise ValueError(f"on_error must be 'stop' or 'keep', got {on_error!r}")
     _init_worker(overrides or {})
+    items_iter = iter(items)
+    batches = iter(lambda: list(itertools.islice(items_iter, BATCH_SIZE)), [])
     if jobs <= 1:
-        for item in items:
-            yield _label(item, on_error)
+        for batch in batches:
+            yield from _label_batch(batch, on_error)
         return
     # fork keeps the already loaded rules and lexicons: workers need no warm-up.
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with context.Pool(jobs, initializer=_init_worker, initargs=(overrides or {},)) as pool:
         window: deque[AsyncResult[list[Outcome]]] = deque()
-        items_iter = iter(items)
-        for batch in iter(lambda: list(itertools.islice(items_iter, BATCH_SIZE)), []):
+        for batch in batches:
             window.append(pool.apply_async(_label_batch, (batch, on_error)))
             if len(window) >= jobs * IN_FLIGHT:
                 yield from window.popleft().get()

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from actparse.api import label_records, parser_for
+from actparse.api import default_parser, label_records, parser_for
 from actparse.batch import iter_items, label_items, open_output
 from actparse.calibrate import calibrate, collect_evidence, context_stats, cross_validate
 from actparse.craigslist import CraigslistParser
@@ -90,6 +90,8 @@ PricesOpt = Annotated[
 
 
 def _parser(lexicon: Path | None, prices: Prices = Prices.cocoa) -> CraigslistParser:
+    if lexicon is None and prices == Prices.cocoa:
+        return default_parser()  # the one every other caller shares: rules load once
     return CraigslistParser(lexicon=load_lexicon(lexicon) if lexicon else None, prices=prices.value)
 
 

@@ -124,13 +124,12 @@ class ReferenceAct:
     price: float | None
 
 
-@dataclass(frozen=True, slots=True)
-class PriceMention:
+class PriceMention(NamedTuple):
     """A price found in a message: the token as written and the number it stands for.
 
     ``type`` says how it relates to the dialogue state from the reader's side:
     ``listing_price``, ``my_price`` (the reader's own last price), ``partner_price`` (the
-    writer's last price) or ``price`` (new).
+    writer's last price) or ``price`` (new). A named tuple, as :class:`Act` is.
     """
 
     surface: str

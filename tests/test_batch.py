@@ -11,8 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from actparse import label_batch
+from actparse.api import default_parser
 from actparse.batch import iter_items, label_items
 from actparse.cli import app
+from actparse.readers import read_records
 
 runner = CliRunner()
 
@@ -58,6 +60,21 @@ def test_stop_names_the_line_and_leaves_no_file(bad_file: Path, tmp_path: Path) 
     assert f"{bad_file}:2: not valid JSON" in result.output
     assert not out.exists()
     assert not list(tmp_path.glob(".*part"))
+
+
+def test_a_bad_record_leaves_its_batch_neighbours_as_they_were(
+    bad_file: Path, fixtures: Path
+) -> None:
+    # The bad records make their batch fall back to labelling record by record.
+    kept = [o.line for o in label_items(iter_items(bad_file), on_error="keep")]
+    clean = [o.line for o in label_items(iter_items(fixtures / "craigslist_validation_20.jsonl"))]
+    assert kept[0] == clean[0] and kept[4] == clean[2]
+
+
+def test_parse_many_gives_what_parse_gives(fixtures: Path) -> None:
+    parser = default_parser()
+    dialogues = [r.dialogue() for r in read_records(fixtures / "craigslist_validation_20.jsonl")]
+    assert parser.parse_many(dialogues) == [parser.parse(d) for d in dialogues]
 
 
 def test_parallel_output_keeps_input_order(fixtures: Path) -> None:
