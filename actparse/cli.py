@@ -186,7 +186,9 @@ def label(
             return
         custom = lexicon is not None or prices != Prices.cocoa
         overrides: dict[str, Any] = {"craigslist": parser} if custom else {}
-        total = _count_records(input) if to_file else None
+        # The bar needs a terminal to show on, and stdout free (not the output).
+        show_progress = to_file and err.is_terminal
+        total = _count_records(input) if show_progress else None
         counts = {"records": 0, "skipped": 0, "unknown": 0, "errors": 0}
         sink: Any
         if output is not None and is_parquet(output):
@@ -196,7 +198,7 @@ def label(
             sink = open_output(output)  # type: ignore[arg-type]
         else:
             sink = nullcontext(sys.stdout)
-        with sink as out, _progress(total, enabled=to_file) as tick:
+        with sink as out, _progress(total, enabled=show_progress) as tick:
             items = iter_items(input, fmt.value)
             for outcome in label_items(
                 items, jobs=jobs, on_error=on_error.value, overrides=overrides

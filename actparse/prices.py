@@ -287,8 +287,13 @@ def find_prices(
     last = len(tokens) - 1
     for i, token in enumerate(tokens):
         # A number token starts (after `$` and `,`, which parse_number drops) with a
-        # digit, a point or a sign; only non-ASCII tokens need the Unicode digit test.
-        if token[0] not in _NUMBER_START and (token.isascii() or not _has_digit(token)):
+        # digit, a point or a sign, and holds a digit: punctuation tokens ("." "," "$")
+        # never reach float(), whose ValueError is costly. Only non-ASCII tokens need
+        # the Unicode digit test.
+        if token.isascii():
+            if token[0] not in _NUMBER_START or _ASCII_DIGITS.isdisjoint(token):
+                continue
+        elif not _has_digit(token):
             continue
         value = parse_number(token)
         if value is None or math.isinf(value) or math.isnan(value):
