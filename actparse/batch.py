@@ -35,6 +35,7 @@ from actparse.readers import (
     InputError,
     Record,
     detect_format,
+    json_object_spans,
     open_text,
     parse_json_line,
     read_records,
@@ -100,14 +101,32 @@ def _is_json_lines(path: str | Path) -> bool:
     return head.startswith("{")
 
 
-def _read(item: Item) -> Record:
-    raw = item.raw if item.text is None else parse_json_line(item.text, item.source, item.line)
-    return Record(raw, item.format, item.source, item.line)
+#: Where an HF JSON line's ``dialogue_acts`` value is: ``(start, end)`` in its text.
+Span = tuple[int, int]
 
 
-def _outcome(out: dict[str, Any], acts: list[Act]) -> Outcome:
+def _read(item: Item) -> tuple[Record, Span | None]:
+    """The record of an item and, for an HF JSON line, where its ``dialogue_acts`` value is."""
+    if item.text is None:
+        return Record(item.raw, item.format, item.source, item.line), None
+    found = json_object_spans(item.text) if item.format == "hf" else None
+    if found is None:
+        raw = parse_json_line(item.text, item.source, item.line)
+        return Record(raw, item.format, item.source, item.line), None
+    raw, spans = found
+    return Record(raw, item.format, item.source, item.line), spans.get("dialogue_acts")
+
+
+def _outcome(item: Item, span: Span | None, out: dict[str, Any], acts: list[Act]) -> Outcome:
+    if item.text is not None and span is not None:
+        # Only the acts change, so the rest of the input line is kept as it was: encoding
+        # the whole record again would cost more than deciding its acts.
+        start, end = span
+        line = f"{item.text[:start]}{_encode(out['dialogue_acts'])}{item.text[end:].rstrip()}"
+    else:
+        line = _encode(out)
     return Outcome(
-        _encode(out),
+        line,
         skipped=bool(acts) and acts[0].note == SKIPPED,
         unknown_actions=sum(a.note == UNKNOWN_ACTION for a in acts),
     )
@@ -118,10 +137,10 @@ def _label(item: Item, on_error: str) -> Outcome:
     where = f"{item.source}:{item.line}"
     raw: Any = item.raw
     try:
-        record = _read(item)
+        record, span = _read(item)
         raw = record.raw
         out, acts = label_raw(record, _parsers.get(record.corpus))
-        return _outcome(out, acts)
+        return _outcome(item, span, out, acts)
     except Exception as exc:
         message = str(exc) if str(exc).startswith(item.source) else f"{where}: {exc}"
         if on_error == "stop":
@@ -150,16 +169,16 @@ def _label_batch(batch: list[Item], on_error: str) -> list[Outcome]:
     problem is reported against its own record and the good records are unaffected.
     """
     try:
-        records = [_read(item) for item in batch]
-        dialogues = [record.dialogue() for record in records]
+        read = [_read(item) for item in batch]
+        dialogues = [record.dialogue() for record, _span in read]
         corpora = {d.corpus for d in dialogues}
         parser = _parsers.get("craigslist") or parser_for("craigslist")
         if corpora != {"craigslist"} or not isinstance(parser, CraigslistParser):
             return [_label(item, on_error) for item in batch]
         acts = parser.parse_many(dialogues)
         return [
-            _outcome(apply_acts(r.raw, r.format, d, a), a)
-            for r, d, a in zip(records, dialogues, acts)
+            _outcome(item, span, apply_acts(record.raw, record.format, d, a), a)
+            for item, (record, span), d, a in zip(batch, read, dialogues, acts)
         ]
     except Exception:
         return [_label(item, on_error) for item in batch]

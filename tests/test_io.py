@@ -7,9 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from actparse.api import label_file
-from actparse.readers import InputError, detect_format, read_records
+from actparse.batch import iter_items, label_items
+from actparse.readers import InputError, detect_format, json_object_spans, read_records
 
 
 def test_detect_format(fixtures: Path) -> None:
@@ -128,3 +131,60 @@ def test_cocoa_output_gets_event_metadata(fixtures: Path) -> None:
     skipped = [o for o in outputs if o["events"][0]["metadata"] is None]
     for out in skipped:
         assert all(e["metadata"] is None for e in out["events"])
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(st.text(), json_values, max_size=6),
+    st.sampled_from([(",", ":"), (", ", ": "), (" ,\t", " :\n")]),
+    st.booleans(),
+)
+def test_json_object_spans_reads_what_json_loads_reads(
+    fields: dict[str, object], separators: tuple[str, str], ascii_only: bool
+) -> None:
+    text = " " + json.dumps(fields, separators=separators, ensure_ascii=ascii_only) + "\r\n"
+    found = json_object_spans(text)
+    assert found is not None
+    read, spans = found
+    assert read == json.loads(text)
+    assert {key: json.loads(text[start:end]) for key, (start, end) in spans.items()} == read
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"a": 1, "a": 2}', '{"a": 1} x', "[1]", '{"a" 1}', '{"a": 1,}', "{1: 2}", "", '{"a": ]'],
+    ids=[
+        "duplicate-key",
+        "trailing-data",
+        "not-an-object",
+        "no-colon",
+        "trailing-comma",
+        "number-key",
+        "empty",
+        "bad-value",
+    ],
+)
+def test_json_object_spans_leaves_irregular_lines_to_json_loads(text: str) -> None:
+    assert json_object_spans(text) is None
+
+
+def test_hf_output_line_changes_only_the_acts(fixtures: Path, tmp_path: Path) -> None:
+    # Unusual spacing and escapes in the input survive labelling character for character.
+    record = json.loads((fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()[0])
+    record["utterance"][0] = 'caf\u00e9 \u2014 "quoted"'
+    line = json.dumps(record, separators=(" ,", " : "), ensure_ascii=True)
+    source = tmp_path / "in.jsonl"
+    source.write_text(line + "\n")
+    (out,) = [o.line for o in label_items(iter_items(source))]
+    head, _, _ = line.partition('"dialogue_acts" : ')
+    tail = line[line.index(' ,"items" : ') :]  # the fields after the acts
+    assert out.startswith(head + '"dialogue_acts" : {"intent": ')
+    assert out.endswith(tail)
+    assert json.loads(out)["dialogue_acts"]["intent"] == record["dialogue_acts"]["intent"]
