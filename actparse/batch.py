@@ -43,11 +43,14 @@ from actparse.writers import apply_acts
 
 __all__ = ["Item", "Outcome", "iter_items", "label_items", "open_output"]
 
-#: Records per batch sent to a worker: large enough to amortize the inter-process
-#: round trip, small enough to keep memory flat and the output flowing.
+#: Records labelled together, one step at a time (read all, parse all, write all): few
+#: enough that each step's data stays in the CPU caches.
 BATCH_SIZE = 64
-#: Batches in flight per worker.
-IN_FLIGHT = 4
+#: Records per task sent to a worker process (labelled BATCH_SIZE at a time): enough to
+#: make the parent's share of the work (sending, receiving, waking up) small.
+TASK_SIZE = 256
+#: Tasks in flight per worker: one being labelled, one waiting.
+IN_FLIGHT = 2
 
 # One encoder for every output line: json.dumps with options builds a new one per call.
 # Records read from JSON or Parquet cannot be circular, so that check is skipped.
@@ -88,7 +91,7 @@ class Outcome(NamedTuple):
             return self
         start, end = self.span
         line = f"{item.text[:start]}{self.line}{item.text[end:].rstrip()}"
-        return self._replace(line=line, span=None)
+        return Outcome(line, self.skipped, self.unknown_actions, self.error)
 
 
 def iter_items(path: str | Path, fmt: str = "auto") -> Iterator[Item]:
@@ -173,6 +176,14 @@ def _init_worker(overrides: dict[str, Any]) -> None:
     _parsers.update(overrides)
 
 
+def _label_task(task: list[Item], on_error: str) -> list[Outcome]:
+    """Label a worker's task, :data:`BATCH_SIZE` records at a time."""
+    outcomes: list[Outcome] = []
+    for start in range(0, len(task), BATCH_SIZE):
+        outcomes.extend(_label_batch(task[start : start + BATCH_SIZE], on_error))
+    return outcomes
+
+
 def _label_batch(batch: list[Item], on_error: str) -> list[Outcome]:
     """Label a batch step by step: read every record, then parse them all, then write.
 
@@ -208,17 +219,17 @@ def label_items(
         raise ValueError(f"on_error must be 'stop' or 'keep', got {on_error!r}")
     _init_worker(overrides or {})
     items_iter = iter(items)
-    batches = iter(lambda: list(itertools.islice(items_iter, BATCH_SIZE)), [])
     if jobs <= 1:
-        for batch in batches:
+        for batch in iter(lambda: list(itertools.islice(items_iter, BATCH_SIZE)), []):
             yield from _completed(batch, _label_batch(batch, on_error))
         return
+    tasks = iter(lambda: list(itertools.islice(items_iter, TASK_SIZE)), [])
     # fork keeps the already loaded rules and lexicons: workers need no warm-up.
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with context.Pool(jobs, initializer=_init_worker, initargs=(overrides or {},)) as pool:
         window: deque[tuple[list[Item], AsyncResult[list[Outcome]]]] = deque()
-        for batch in batches:
-            window.append((batch, pool.apply_async(_label_batch, (batch, on_error))))
+        for task in tasks:
+            window.append((task, pool.apply_async(_label_task, (task, on_error))))
             if len(window) >= jobs * IN_FLIGHT:
                 done, result = window.popleft()
                 yield from _completed(done, result.get())
