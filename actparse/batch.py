@@ -1,10 +1,12 @@
 """Batch labelling for real workloads: streaming, parallel, and nothing lost on bad input.
 
-JSON lines are read and written one record at a time, so memory does not grow with
-the input; a JSON list (Cocoa transcripts, CaSiNo) is loaded whole. With ``jobs > 1``
-records go to worker processes in small batches, at most a few batches in flight, and
-come back in input order. Workers parse the JSON text themselves, so the main process
-only moves lines.
+JSON lines are streamed, a small batch at a time, so memory does not grow with the
+input; a JSON list (Cocoa transcripts, CaSiNo) is loaded whole. A batch is labelled one
+step at a time over all its records (read, tokenize, decide, write), which keeps each
+step's code and data warm in the CPU caches. With ``jobs > 1`` records go to worker
+processes in tasks of a few batches, two tasks in flight per worker, and come back in
+input order. Workers parse the JSON text themselves and, for an HF JSON line, send back
+only the new acts, which the main process splices into the line it kept.
 
 With ``on_error="keep"`` every input record reaches the output: a record that cannot be
 labelled is written unchanged with an ``actparse_error`` field naming the file, the line
