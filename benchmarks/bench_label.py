@@ -8,7 +8,7 @@ Two modes:
     serializing are timed. Prints
     message turns per second and peak memory.
 
-``python benchmarks/bench_label.py --scale 50000 200000 [--jobs 1 2] [--rounds 2]``
+``python benchmarks/bench_label.py --scale 50000 200000 [--jobs 1 2] [--rounds 3]``
     Builds inputs of that many dialogues by repeating the shared test split, then runs
     ``actparse label INPUT -o OUTPUT --jobs J`` for each size and job count, sampling the
     resident memory of the whole process tree. Also measures the floor: reading the
@@ -179,7 +179,7 @@ def main() -> None:
     parser.add_argument(
         "--rounds",
         type=int,
-        default=2,
+        default=3,
         help="with --scale: rounds per size; each figure is the best of them",
     )
     args = parser.parse_args()
