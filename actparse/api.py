@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from actparse.craigslist import CraigslistParser
 from actparse.models import Act, Dialogue
 from actparse.readers import InputError, Record, format_of_record, read_records
-from actparse.writers import apply_acts
+from actparse.writers import apply_acts, hf_acts
 
 __all__ = [
     "Parser",
@@ -108,11 +108,12 @@ def label_batch(
     """
     columns = list(batch)
     size = len(batch[columns[0]]) if columns else 0
-    acts_column = []
-    for i in range(size):
-        record = {name: batch[name][i] for name in columns}
-        acts_column.append(label_record(record, parser)["dialogue_acts"])
-    return {"dialogue_acts": acts_column}
+    records = [_record({name: batch[name][i] for name in columns}) for i in range(size)]
+    for record in records:
+        if record.format != "hf":
+            raise InputError(f"label_batch labels HF Craigslist columns, not {record.format}")
+    chosen = parser or default_parser()
+    return {"dialogue_acts": [hf_acts(chosen.parse(record.dialogue())) for record in records]}
 
 
 def label_records(

@@ -14,7 +14,7 @@ from actparse import label_batch
 from actparse.api import default_parser
 from actparse.batch import _release_freed_memory, iter_items, label_items
 from actparse.cli import app
-from actparse.readers import read_records
+from actparse.readers import InputError, read_records
 
 runner = CliRunner()
 
@@ -123,6 +123,13 @@ def test_datasets_map_gives_the_same_acts(fixtures: Path) -> None:
     dataset = datasets.Dataset.from_list(rows)
     mapped = dataset.map(label_batch, batched=True, num_proc=2)
     assert mapped["dialogue_acts"] == _acts_of_json_path(fixtures)
+
+
+def test_label_batch_says_when_the_columns_are_not_hf_craigslist(fixtures: Path) -> None:
+    transcript = json.loads((fixtures / "craigslist_transcripts_20.json").read_text())[0]
+    columns = {name: [value] for name, value in transcript.items()}
+    with pytest.raises(InputError, match="HF Craigslist columns, not cocoa"):
+        label_batch(columns)
 
 
 def test_the_parent_can_hand_freed_memory_back() -> None:
