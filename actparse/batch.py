@@ -34,6 +34,7 @@ from actparse.craigslist import CraigslistParser
 from actparse.models import SKIPPED, UNKNOWN_ACTION, Act
 from actparse.parquet import is_parquet, iter_parquet_rows
 from actparse.readers import (
+    FORMAT_CORPUS,
     InputError,
     Record,
     detect_format,
@@ -59,6 +60,9 @@ IN_FLIGHT = 2
 # Records read from JSON or Parquet cannot be circular, so that check is skipped.
 _encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
+
+#: Where an HF JSON line's ``dialogue_acts`` value is: ``(start, end)`` in its text.
+Span = tuple[int, int]
 
 # Items and outcomes are named tuples: they cross to worker processes and back, and
 # pickle moves a tuple several times faster than a slotted dataclass.
@@ -86,7 +90,7 @@ class Outcome(NamedTuple):
     skipped: bool = False
     unknown_actions: int = 0
     error: str | None = None
-    span: tuple[int, int] | None = None
+    span: Span | None = None
 
     def complete(self, item: Item) -> Outcome:
         """The outcome with its whole output line, given the item it came from."""
@@ -122,10 +126,6 @@ def _is_json_lines(path: str | Path) -> bool:
     return head.startswith("{")
 
 
-#: Where an HF JSON line's ``dialogue_acts`` value is: ``(start, end)`` in its text.
-Span = tuple[int, int]
-
-
 def _read(item: Item) -> tuple[Record, Span | None]:
     """The record of an item and, for an HF JSON line, where its ``dialogue_acts`` value is."""
     if item.text is None:
@@ -138,15 +138,14 @@ def _read(item: Item) -> tuple[Record, Span | None]:
     return Record(raw, item.format, item.source, item.line), spans.get("dialogue_acts")
 
 
-def _outcome(item: Item, span: Span | None, out: dict[str, Any], acts: list[Act]) -> Outcome:
+def _outcome(span: Span | None, out: dict[str, Any], acts: list[Act]) -> Outcome:
     # Only the acts of an HF JSON line change, so the rest of the line is kept as it was:
     # encoding the whole record again would cost more than deciding its acts.
-    spliced = item.text is not None and span is not None
     return Outcome(
-        _encode(out["dialogue_acts"] if spliced else out),
+        _encode(out if span is None else out["dialogue_acts"]),
         skipped=bool(acts) and acts[0].note == SKIPPED,
         unknown_actions=sum(a.note == UNKNOWN_ACTION for a in acts),
-        span=span if spliced else None,
+        span=span,
     )
 
 
@@ -158,7 +157,7 @@ def _label(item: Item, on_error: str) -> Outcome:
         record, span = _read(item)
         raw = record.raw
         out, acts = label_raw(record, _parsers.get(record.corpus))
-        return _outcome(item, span, out, acts)
+        return _outcome(span, out, acts)
     except Exception as exc:
         message = str(exc) if str(exc).startswith(item.source) else f"{where}: {exc}"
         if on_error == "stop":
@@ -190,21 +189,23 @@ def _label_task(task: list[Item], on_error: str) -> list[Outcome]:
 def _label_batch(batch: list[Item], on_error: str) -> list[Outcome]:
     """Label a batch step by step: read every record, then parse them all, then write.
 
-    Parsers that offer ``parse_many`` (Craigslist) get the whole batch at once. If any
-    record of the batch fails, the batch is labelled again record by record, so each
-    problem is reported against its own record and the good records are unaffected.
+    A batch of Craigslist records goes to the parser whole (``parse_many``); other
+    corpora are labelled record by record. If any record of the batch fails, the batch
+    is labelled again record by record, so each problem is reported against its own
+    record and the good records are unaffected.
     """
+    parser = _parsers.get("craigslist") or parser_for("craigslist")
+    if not isinstance(parser, CraigslistParser) or any(
+        FORMAT_CORPUS.get(item.format) != "craigslist" for item in batch
+    ):
+        return [_label(item, on_error) for item in batch]
     try:
         read = [_read(item) for item in batch]
         dialogues = [record.dialogue() for record, _span in read]
-        corpora = {d.corpus for d in dialogues}
-        parser = _parsers.get("craigslist") or parser_for("craigslist")
-        if corpora != {"craigslist"} or not isinstance(parser, CraigslistParser):
-            return [_label(item, on_error) for item in batch]
         acts = parser.parse_many(dialogues)
         return [
-            _outcome(item, span, apply_acts(record.raw, record.format, d, a), a)
-            for item, (record, span), d, a in zip(batch, read, dialogues, acts)
+            _outcome(span, apply_acts(record.raw, record.format, d, a), a)
+            for (record, span), d, a in zip(read, dialogues, acts)
         ]
     except Exception:
         return [_label(item, on_error) for item in batch]

@@ -218,7 +218,8 @@ def parse_json_line(text: str, source: str, number: int) -> dict[str, Any]:
 # The C scanner json.loads itself uses: (text, index) -> (value, end). JSONDecoder sets it
 # in __init__, which the type stubs do not declare.
 _scan_json: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
-_JSON_SPACE = frozenset(" \t\n\r")
+_JSON_WHITESPACE = " \t\n\r"
+_JSON_SPACE = frozenset(_JSON_WHITESPACE)
 
 
 def json_object_spans(text: str) -> tuple[dict[str, Any], dict[str, tuple[int, int]]] | None:
@@ -236,8 +237,8 @@ def json_object_spans(text: str) -> tuple[dict[str, Any], dict[str, tuple[int, i
         if text[i] != "{":
             return None
         i = _skip_space(text, i + 1)
-        if text[i] == "}":
-            return (fields, spans) if not text[i + 1 :].strip(" \t\n\r") else None
+        if _closes(text, i):
+            return fields, spans
         while True:
             if text[i] != '"':
                 return None
@@ -249,13 +250,18 @@ def json_object_spans(text: str) -> tuple[dict[str, Any], dict[str, tuple[int, i
             fields[key], i = _scan_json(text, start)
             spans[key] = (start, i)
             i = _skip_space(text, i)
-            if text[i] == "}":
-                return (fields, spans) if not text[i + 1 :].strip(" \t\n\r") else None
+            if _closes(text, i):
+                return fields, spans
             if text[i] != ",":
                 return None
             i = _skip_space(text, i + 1)
     except (IndexError, StopIteration, ValueError):
         return None
+
+
+def _closes(text: str, i: int) -> bool:
+    """Whether ``text[i]`` is the object's closing brace, with only whitespace after it."""
+    return text[i] == "}" and not text[i + 1 :].strip(_JSON_WHITESPACE)
 
 
 def _skip_space(text: str, i: int) -> int:
