@@ -152,9 +152,9 @@ class CraigslistParser:
     ) -> tuple[str, ...]:
         """Cocoa's tags of a message, in Cocoa's order."""
         tags = self.rules.tags(RULE_TAGS, tokens, text)
-        types = {m.type for m in mentions}
-        tags.extend(t for t in PRICE_TYPES if t in types)
-        if types:
+        if mentions:  # most messages have none
+            types = {m.type for m in mentions}
+            tags.extend(t for t in PRICE_TYPES if t in types)
             tags.append("has_price")
         return tuple(tags)
 
@@ -237,24 +237,22 @@ class CraigslistParser:
         """
         writer = turn.agent
         reader = 1 - writer
-        mentions = [
-            PriceMention(
-                m.surface, m.value, m.token, type_price(m.value, listing_price, state, reader)
+        mentions: tuple[PriceMention, ...] = ()
+        if found:  # most messages have no price
+            mentions = tuple(
+                PriceMention(
+                    m.surface, m.value, m.token, type_price(m.value, listing_price, state, reader)
+                )
+                for m in found
             )
-            for m in found
-        ]
         tags = self.tags(toks, turn.text, mentions)
         view = MessageView(tags, state.time, state.curr_price, state.last_intent[reader])
         intent = decide_intent(view)
-        # The writer's role is the reader's opposite, as Cocoa derived it.
-        writer_role = "buyer" if dialogue.parties[reader].role == "seller" else "seller"
-        price = proposed_price(mentions, writer_role, state.prices[writer])
+        price: float | None = None
+        if mentions:
+            # The writer's role is the reader's opposite, as Cocoa derived it.
+            writer_role = "buyer" if dialogue.parties[reader].role == "seller" else "seller"
+            price = proposed_price(mentions, writer_role, state.prices[writer])
         return Act(
-            turn.index,
-            turn.agent,
-            intent,
-            price,
-            tags,
-            tuple(mentions),
-            coarse=self._coarse[intent],
+            turn.index, turn.agent, intent, price, tags, mentions, coarse=self._coarse[intent]
         )
