@@ -1,59 +1,30 @@
-"""The library calls: parse a dialogue, label a record, label a batch of HF columns."""
+"""The library calls: parse a dialogue, label a record, a file or a batch of columns,
+evaluate a file. Each asks :mod:`actparse.registry` which corpus it has in hand."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from actparse.craigslist import CraigslistParser
+from actparse import registry
+from actparse.io.records import InputError, Record, format_of_record, read_records
+from actparse.io.writers import write_record
 from actparse.models import Act, Dialogue
-from actparse.readers import InputError, Record, format_of_record, read_records
-from actparse.writers import apply_acts, hf_acts
+from actparse.registry import Parser
+from actparse.registry import shipped_parser as parser_for
+from actparse.reports import Report
 
 __all__ = [
-    "Parser",
-    "default_parser",
+    "evaluate_path",
     "label_batch",
     "label_file",
     "label_raw",
     "label_record",
+    "label_records",
     "parse_dialogue",
     "parser_for",
 ]
-
-
-class Parser(Protocol):
-    """What every corpus parser offers: one act per turn."""
-
-    def parse(self, dialogue: Dialogue) -> list[Act]: ...
-
-
-@functools.cache
-def default_parser() -> CraigslistParser:
-    """The Craigslist parser with the shipped rules and lexicon, built once per process."""
-    return CraigslistParser()
-
-
-@functools.cache
-def parser_for(corpus: str) -> Parser:
-    """The shipped parser of a corpus, built once per process (other corpora load lazily)."""
-    if corpus == "craigslist":
-        return default_parser()
-    if corpus == "dealornodeal":
-        from actparse.dealornodeal import DealOrNoDealParser
-
-        return DealOrNoDealParser()
-    if corpus == "casino":
-        from actparse.casino import CasinoParser
-
-        return CasinoParser()
-    if corpus == "mutualfriends":
-        from actparse.mutualfriends import MutualFriendsParser
-
-        return MutualFriendsParser()
-    raise ValueError(f"unknown corpus {corpus!r}")
 
 
 def _record(raw: Mapping[str, Any]) -> Record:
@@ -83,37 +54,38 @@ def label_record(record: Mapping[str, Any], parser: Parser | None = None) -> dic
 
 
 def label_raw(record: Record, parser: Parser | None = None) -> tuple[dict[str, Any], list[Act]]:
-    """The labelled copy of a record, every input field kept, and its acts.
-
-    MutualFriends output also names each selected friend and whether it is in the
-    reader's list, which the parser's per-turn analysis holds beyond the act.
-    """
+    """The labelled copy of a record, every input field kept, and its acts."""
     dialogue = record.dialogue()
-    chosen = parser or parser_for(dialogue.corpus)
-    if dialogue.corpus == "mutualfriends":
-        from actparse.mutualfriends import MutualFriendsParser, write_mutualfriends
-
-        if isinstance(chosen, MutualFriendsParser):
-            return write_mutualfriends(record.raw, chosen.analyse(dialogue))
-    acts = chosen.parse(dialogue)
-    return apply_acts(record.raw, record.format, dialogue, acts), acts
+    acts = (parser or parser_for(dialogue.corpus)).parse(dialogue)
+    return write_record(record.raw, record.format, dialogue, acts), acts
 
 
 def label_batch(
     batch: Mapping[str, list[Any]], parser: Parser | None = None
 ) -> dict[str, list[Any]]:
-    """Label a batch of HF Craigslist columns: ``Dataset.map(label_batch, batched=True)``.
+    """Label a batch of columns: ``Dataset.map(label_batch, batched=True)``.
 
-    Returns only the new ``dialogue_acts`` column; ``map`` keeps the other columns.
+    For formats that keep their acts in one column (the Craigslist HF export's
+    ``dialogue_acts``); returns only that column, and ``map`` keeps the others.
     """
     columns = list(batch)
     size = len(batch[columns[0]]) if columns else 0
     records = [_record({name: batch[name][i] for name in columns}) for i in range(size)]
+    fields = {registry.format_spec(r.format).acts_field for r in records}
+    if len(fields) > 1 or None in fields:
+        found = ", ".join(sorted({r.format for r in records}))
+        fitting = ", ".join(n for n, f in registry.formats().items() if f.acts_field)
+        raise InputError(
+            f"label_batch labels columns of a format that keeps its acts in one column "
+            f"({fitting}), not {found}"
+        )
+    out: dict[str, list[Any]] = {}
     for record in records:
-        if record.format != "hf":
-            raise InputError(f"label_batch labels HF Craigslist columns, not {record.format}")
-    chosen = parser or default_parser()
-    return {"dialogue_acts": [hf_acts(chosen.parse(record.dialogue())) for record in records]}
+        labelled, _acts = label_raw(record, parser)
+        for field in fields:
+            assert field is not None
+            out.setdefault(field, []).append(labelled[field])
+    return out
 
 
 def label_records(
@@ -134,4 +106,32 @@ def label_records(
 def label_file(path: str | Path, fmt: str = "auto") -> Iterator[dict[str, Any]]:
     """Labelled output records for every dialogue of a file, in input order."""
     for record, dialogue, acts in label_records(read_records(path, fmt)):
-        yield apply_acts(record.raw, record.format, dialogue, acts)
+        yield write_record(record.raw, record.format, dialogue, acts)
+
+
+def evaluate_path(
+    path: str | Path,
+    *,
+    corpus: str = "auto",
+    fmt: str = "auto",
+    parsers: Mapping[str, Parser] | None = None,
+) -> Report:
+    """Compare our acts with the reference a file carries, with its corpus' evaluator.
+
+    ``corpus="auto"`` takes the corpus of the first record; ``parsers`` overrides the
+    shipped parser of a corpus.
+    """
+    records = read_records(path, fmt)
+    first = next(records, None)
+    if first is None:
+        raise InputError(f"{path}: no dialogues")
+    name = first.corpus if corpus == "auto" else corpus
+    spec = registry.get(name)
+    evaluator: registry.Evaluator = registry.resolve(spec.evaluator)
+    parser = (parsers or {}).get(name) or parser_for(name)
+    return evaluator(_chain(first, records), parser)
+
+
+def _chain(first: Record, rest: Iterator[Record]) -> Iterator[Record]:
+    yield first
+    yield from rest

@@ -1,33 +1,33 @@
-"""The ``actparse`` command: thin wrappers over the library calls."""
+"""The ``actparse`` command: thin wrappers over the library calls.
+
+Each command parses its options, calls one library function and prints what it returns;
+the corpora and formats it offers come from :mod:`actparse.registry`, so a plug-in corpus
+shows up in the choices and the help by itself.
+"""
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
-import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from enum import StrEnum
 from importlib.resources import as_file, files
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
-from actparse.api import default_parser, label_records, parser_for
-from actparse.batch import iter_items, label_items, open_output
-from actparse.calibrate import calibrate, collect_evidence, context_stats, cross_validate
-from actparse.craigslist import CraigslistParser
-from actparse.evaluate import Report, evaluate
-from actparse.models import Dialogue
-from actparse.parquet import ParquetSink, is_parquet, parquet_schema
-from actparse.prices import load_lexicon, train_lexicon
-from actparse.readers import InputError, open_text, read_records
-from actparse.rules import RuleError
+from actparse import registry
+from actparse.api import evaluate_path, label_records
+from actparse.engine.rulefiles import RuleError
+from actparse.io.batch import label_path
+from actparse.io.output import count_records, to_stdout
+from actparse.io.records import InputError, read_records
+from actparse.registry import Parser
+from actparse.render import print_dialogue, print_report
 
 app = typer.Typer(
     help="Rule-based dialogue acts for negotiation dialogues (Cocoa-compatible Craigslist acts).",
@@ -37,36 +37,19 @@ app = typer.Typer(
 )
 err = Console(stderr=True, soft_wrap=True)
 
+#: ``--format`` and ``--corpus`` choices, from the registry.
+Format = StrEnum("Format", {n: n for n in ("auto", *registry.format_names())})  # type: ignore[misc]
+CorpusName = StrEnum("CorpusName", {n: n for n in ("auto", *registry.names())})  # type: ignore[misc]
 
-class Format(StrEnum):
-    auto = "auto"
-    hf = "hf"
-    cocoa = "cocoa"
-    dealornodeal = "dealornodeal"
-    casino = "casino"
-    mutualfriends = "mutualfriends"
+AUTO_FORMAT = Format("auto")
+AUTO_CORPUS = CorpusName("auto")
 
-
-class Corpus(StrEnum):
-    auto = "auto"
-    craigslist = "craigslist"
-    dealornodeal = "dealornodeal"
-    casino = "casino"
-    mutualfriends = "mutualfriends"
-
-
-FormatOpt = Annotated[
-    Format,
-    typer.Option(
-        "--format",
-        "-f",
-        help="Input format: 'hf' (Craigslist HuggingFace JSON lines, streamed), 'cocoa' "
-        "(Craigslist Cocoa transcripts, a JSON list loaded whole), 'dealornodeal' (the "
-        "original text or HF JSON lines), 'casino' (the original JSON list), "
-        "'mutualfriends' (HF JSON lines or Cocoa transcripts), or 'auto' to tell them "
-        "apart from the first record.",
-    ),
-]
+_FORMAT_HELP = (
+    "Input format: "
+    + ", ".join(f"'{name}' ({spec.help})" for name, spec in registry.formats().items())
+    + ", or 'auto' to tell them apart from the first record."
+)
+FormatOpt = Annotated[Format, typer.Option("--format", "-f", help=_FORMAT_HELP)]
 LexiconOpt = Annotated[
     Path | None,
     typer.Option("--lexicon", help="Price lexicon JSON to use instead of the shipped one."),
@@ -89,37 +72,28 @@ PricesOpt = Annotated[
 ]
 
 
-def _parser(lexicon: Path | None, prices: Prices = Prices.cocoa) -> CraigslistParser:
+class OnError(StrEnum):
+    stop = "stop"
+    keep = "keep"
+
+
+def _price_overrides(lexicon: Path | None, prices: Prices) -> dict[str, Parser]:
+    """The Craigslist parser the price options ask for, when they ask for another one."""
     if lexicon is None and prices == Prices.cocoa:
-        return default_parser()  # the one every other caller shares: rules load once
-    return CraigslistParser(lexicon=load_lexicon(lexicon) if lexicon else None, prices=prices.value)
+        return {}
+    # Imported here: only these options need the Craigslist modules up front.
+    from actparse.corpora.craigslist.lexicon import load_lexicon
+    from actparse.corpora.craigslist.parser import CORPUS, CraigslistParser
+
+    parser = CraigslistParser(
+        lexicon=load_lexicon(lexicon) if lexicon else None, prices=prices.value
+    )
+    return {CORPUS: parser}
 
 
 def _fail(message: str) -> None:
     err.print(f"[bold red]error:[/] {message}", highlight=False)
     raise typer.Exit(code=1)
-
-
-def _count_records(path: Path) -> int | None:
-    """Records of a JSON lines file, for the progress bar (``None``: unknown)."""
-    if is_parquet(path):
-        return _parquet_rows(path)
-    with open_text(path) as fh:
-        if not fh.read(256).lstrip().startswith("{"):
-            return None
-        fh.seek(0)
-        return sum(1 for line in fh if line.strip())
-
-
-def _parquet_rows(path: Path) -> int:
-    import pyarrow.parquet
-
-    return int(pyarrow.parquet.ParquetFile(path).metadata.num_rows)
-
-
-class OnError(StrEnum):
-    stop = "stop"
-    keep = "keep"
 
 
 @app.command()
@@ -144,7 +118,7 @@ def label(
             "Written to a temporary name and renamed when complete.",
         ),
     ] = None,
-    fmt: FormatOpt = Format.auto,
+    fmt: FormatOpt = AUTO_FORMAT,
     lexicon: LexiconOpt = None,
     prices: PricesOpt = Prices.cocoa,
     jobs: Annotated[
@@ -177,58 +151,44 @@ def label(
     quit): they get no act, and a count is reported; label Cocoa transcripts when
     actions matter.
     """
-    to_file = output not in (None, "-")
+    to_file = not to_stdout(output)
     try:
-        parser = _parser(lexicon, prices)
+        overrides = _price_overrides(lexicon, prices)
         if input is None:
-            with as_file(files("actparse").joinpath("data", "sample.jsonl")) as sample:
-                _show_table(sample, parser)
+            _show_sample(overrides)
             return
-        custom = lexicon is not None or prices != Prices.cocoa
-        overrides: dict[str, Any] = {"craigslist": parser} if custom else {}
         # The bar needs a terminal to show on, and stdout free (not the output).
         show_progress = to_file and err.is_terminal
-        total = _count_records(input) if show_progress else None
-        counts = {"records": 0, "skipped": 0, "unknown": 0, "errors": 0}
-        sink: Any
-        if output is not None and is_parquet(output):
-            schema = parquet_schema(input) if is_parquet(input) else None
-            sink = ParquetSink(output, schema, keep_errors=on_error == OnError.keep)
-        elif to_file:
-            sink = open_output(output)  # type: ignore[arg-type]
-        else:
-            sink = nullcontext(sys.stdout)
-        with sink as out, _progress(total, enabled=show_progress) as tick:
-            items = iter_items(input, fmt.value)
-            for outcome in label_items(
-                items, jobs=jobs, on_error=on_error.value, overrides=overrides
-            ):
-                out.write(outcome.line)
-                out.write("\n")
-                counts["records"] += 1
-                counts["skipped"] += outcome.skipped
-                counts["unknown"] += outcome.unknown_actions
-                counts["errors"] += outcome.error is not None
-                tick()
+        total = count_records(input) if show_progress else None
+        with _progress(total, enabled=show_progress) as tick:
+            summary = label_path(
+                input,
+                output,
+                fmt=fmt.value,
+                jobs=jobs,
+                on_error=on_error.value,
+                overrides=overrides,
+                progress=tick,
+            )
     except (InputError, RuleError, OSError, ValueError) as exc:
         _fail(str(exc))
         return
     where = output if to_file else "stdout"
     err.print(
-        f"labelled {counts['records']} dialogues to {where} "
-        f"({counts['skipped']} skipped by Cocoa's length rule)",
+        f"labelled {summary.records} dialogues to {where} "
+        f"({summary.skipped} skipped by Cocoa's length rule)",
         highlight=False,
     )
-    if counts["errors"]:
+    if summary.errors:
         err.print(
-            f"{counts['errors']} of {counts['records']} records could not be labelled; "
+            f"{summary.errors} of {summary.records} records could not be labelled; "
             "they were written unchanged with an 'actparse_error' field",
             highlight=False,
         )
-    if counts["unknown"]:
+    if summary.unknown_actions:
         err.print(
-            f"note: {counts['unknown']} non-message turns have no recorded action (an HF "
-            "export without acts); they got no act (intent '', price -1). Label Cocoa "
+            f"note: {summary.unknown_actions} non-message turns have no recorded action (an "
+            "HF export without acts); they got no act (intent '', price -1). Label Cocoa "
             "transcripts when offers and accepts matter.",
             highlight=False,
         )
@@ -251,39 +211,19 @@ def _progress(total: int | None, enabled: bool) -> Iterator[Callable[[], None]]:
         yield lambda: progress.advance(task)
 
 
-def _show_table(path: Path, parser: CraigslistParser) -> None:
+def _show_sample(overrides: dict[str, Parser]) -> None:
     out = Console()
-    for _record, dialogue, acts in label_records(read_records(path, "hf"), {"craigslist": parser}):
-        roles = [p.role for p in dialogue.parties]
-        listing = dialogue.parties[0].listing
-        title = f"{listing.title} (listed at {listing.price:g})" if listing else ""
-        table = Table(title=title, title_justify="left")
-        table.add_column("#", justify="right")
-        table.add_column("writer")
-        table.add_column("utterance", overflow="fold")
-        table.add_column("intent")
-        table.add_column("coarse")
-        table.add_column("price", justify="right")
-        for turn, act in zip(dialogue.turns, acts):
-            text = turn.text if turn.is_message else f"<{turn.action or 'unknown action'}>"
-            price = f"{act.price:g}" if act.price is not None else ""
-            table.add_row(
-                str(turn.index), roles[turn.agent], text, act.intent or "", act.coarse or "", price
-            )
-        out.print(table)
-    out.print(
-        f"Sample: {path.name} bundled with actparse. Label your own file with "
-        "'actparse label INPUT -o OUTPUT'."
-    )
+    with as_file(files("actparse").joinpath("data", "sample.jsonl")) as sample:
+        for _record, dialogue, acts in label_records(read_records(sample), overrides):
+            print_dialogue(dialogue, acts, out)
+        out.print(
+            f"Sample: {sample.name} bundled with actparse. Label your own file with "
+            "'actparse label INPUT -o OUTPUT'."
+        )
 
 
-#: The figure ``--min-agreement`` checks, per corpus.
-HEADLINE = {
-    "craigslist": "message_joint_agreement",
-    "dealornodeal": "final_split_accuracy",
-    "casino": "final_split_accuracy",
-    "mutualfriends": "selection_agreement",
-}
+def _headlines() -> str:
+    return ", ".join(f"{c.headline} ({c.title})" for c in registry.corpora())
 
 
 @app.command("eval")
@@ -292,15 +232,17 @@ def eval_command(
         Path, typer.Argument(help="Dialogues with reference acts.", exists=True, dir_okay=False)
     ],
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON object with the figures.")
+        bool,
+        typer.Option(
+            "--json",
+            help="Print one JSON object: corpus, dialogues, headline, figures, misses.",
+        ),
     ] = False,
     min_agreement: Annotated[
         float | None,
         typer.Option(
             "--min-agreement",
-            help="Exit with status 2 when the headline figure is below this: "
-            "message_joint_agreement (Craigslist), final_split_accuracy (Deal or No Deal, "
-            "CaSiNo), selection_agreement (MutualFriends).",
+            help=f"Exit with status 2 when the headline figure is below this: {_headlines()}.",
             min=0.0,
             max=1.0,
         ),
@@ -309,10 +251,10 @@ def eval_command(
         int, typer.Option("--worst", help="How many of the worst dialogues to show.")
     ] = 5,
     corpus: Annotated[
-        Corpus,
+        CorpusName,
         typer.Option(help="Which corpus INPUT holds; 'auto' tells from its records."),
-    ] = Corpus.auto,
-    fmt: FormatOpt = Format.auto,
+    ] = AUTO_CORPUS,
+    fmt: FormatOpt = AUTO_FORMAT,
     lexicon: LexiconOpt = None,
     prices: PricesOpt = Prices.cocoa,
 ) -> None:
@@ -323,104 +265,29 @@ def eval_command(
     messages only. Deal or No Deal and CaSiNo: the last text proposal before the formal
     deal against the final split (each Deal or No Deal dialogue counted once), plus
     coarse acts per strategy label (CaSiNo). MutualFriends: entity mentions and
-    selections against the outcome. Prints a readable report, or with --json one JSON
-    object.
+    selections against the outcome. Prints tables and the worst dialogues (each
+    disagreeing turn with the reference, ours and the reason), or with --json one JSON
+    object with the same top-level keys for every corpus.
     """
     try:
-        records = read_records(input, fmt.value)
-        first = next(records, None)
-        if first is None:
-            _fail(f"{input}: no dialogues")
-            return
-        name = first.corpus if corpus == Corpus.auto else corpus.value
-        stream = itertools.chain([first], records)
-        if name == "craigslist":
-            report = evaluate(stream, _parser(lexicon, prices))
-            figures = report.summary()
-            if as_json:
-                typer.echo(json.dumps(report.to_json(), sort_keys=True))
-            else:
-                _print_report(report, worst)
+        report = evaluate_path(
+            input,
+            corpus=corpus.value,
+            fmt=fmt.value,
+            parsers=_price_overrides(lexicon, prices),
+        )
+        if as_json:
+            typer.echo(json.dumps(report.to_json(), sort_keys=True))
         else:
-            other = _evaluate_other(name, (r.dialogue() for r in stream))
-            figures = other.summary()
-            if as_json:
-                typer.echo(json.dumps(figures, sort_keys=True))
-            else:
-                _print_other_report(name, other, worst)
+            print_report(report, Console(), worst)
     except (InputError, RuleError, OSError, ValueError) as exc:
         _fail(str(exc))
         return
     if min_agreement is not None:
-        key = HEADLINE[name]
-        score = float(figures[key])
+        score = report.headline_value()
         if score < min_agreement:
-            err.print(f"{key} {score:.4f} is below --min-agreement {min_agreement}")
+            err.print(f"{report.headline} {score:.4f} is below --min-agreement {min_agreement}")
             raise typer.Exit(code=2)
-
-
-def _evaluate_other(name: str, dialogues: Iterator[Dialogue]) -> Any:
-    parser = parser_for(name)
-    if name == "dealornodeal":
-        from actparse.dealornodeal import evaluate_dealornodeal
-
-        return evaluate_dealornodeal(dialogues, parser)
-    if name == "casino":
-        from actparse.casino import evaluate_casino
-
-        return evaluate_casino(dialogues, parser)
-    from actparse.mutualfriends import evaluate_mutualfriends
-
-    return evaluate_mutualfriends(dialogues, parser)
-
-
-def _print_other_report(name: str, report: Any, worst: int) -> None:
-    out = Console()
-    figures = Table("figure", "value", title=f"{name}: agreement with the annotations")
-    for key, value in report.summary().items():
-        if isinstance(value, float) and "per_" in key:  # a rate per unit, not a share
-            figures.add_row(key, f"{value:.2f}")
-        elif isinstance(value, float):
-            figures.add_row(key, f"{value:.2%}")
-        elif isinstance(value, int):
-            figures.add_row(key, str(value))
-    out.print(figures)
-    for key, value in report.summary().items():
-        if isinstance(value, dict):
-            out.print(f"[bold]{key}[/]")
-            out.print(json.dumps(value, indent=1, sort_keys=True), highlight=False, markup=False)
-    misses = getattr(report, "misses", None)
-    if misses is not None:
-        for miss in misses(worst):
-            out.print(str(miss), highlight=False, markup=False)
-
-
-def _print_report(report: Report, worst: int) -> None:
-    out = Console()
-    s = report.summary()
-    out.print(
-        f"{s['dialogues']} dialogues ({s['scored_dialogues']} parsed by the reference), "
-        f"{s['turns']} turns, {s['message_turns']} messages"
-    )
-    figures = Table("figure", "all turns", "messages", title="Agreement with the reference")
-    for name in ("intent", "price", "joint"):
-        figures.add_row(
-            name, f"{s[name + '_agreement']:.2%}", f"{s['message_' + name + '_agreement']:.2%}"
-        )
-    figures.add_row("skip decision", f"{s['skip_agreement']:.2%}", "")
-    out.print(figures)
-    confusion = Table("reference", "messages", "agree", "ours instead", title="Intents of messages")
-    for ref, counts in sorted(report.confusion().items(), key=lambda kv: -sum(kv[1].values())):
-        total = sum(counts.values())
-        others = ", ".join(f"{k} {v}" for k, v in counts.most_common() if k != ref)
-        confusion.add_row(ref, str(total), f"{counts[ref] / total:.1%}", others)
-    out.print(confusion)
-    for d in report.worst(worst):
-        out.print(f"[bold]{d.where}[/]: {d.message_disagreements} disagreeing messages")
-        for t in d.turns:
-            if t.is_message and not t.ok:
-                out.print(f"  turn {t.turn}: {t.text!r}", highlight=False, markup=False)
-                out.print(f"    {t.reason}", highlight=False, markup=False)
 
 
 @app.command("train-prices")
@@ -429,7 +296,7 @@ def train_prices(
         list[Path], typer.Argument(help="Transcripts to learn from.", exists=True, dir_okay=False)
     ],
     output: Annotated[Path, typer.Option("--output", "-o", help="Lexicon JSON to write.")],
-    fmt: FormatOpt = Format.auto,
+    fmt: FormatOpt = AUTO_FORMAT,
     note: Annotated[str, typer.Option(help="A note kept in the provenance.")] = "",
     calibrate_on: Annotated[
         Path | None,
@@ -461,36 +328,30 @@ def train_prices(
     acts of the validation split (`--calibrate`), whose own figures are therefore
     in-sample; `--folds` gives the held-out estimate.
     """
+    from actparse.corpora.craigslist.training import train_prices as train
+
     try:
-        texts = [
-            t.text
-            for path in inputs
-            for record in read_records(path, fmt.value)
-            for t in record.dialogue().turns
-            if t.is_message
-        ]
-        lexicon = train_lexicon(texts, inputs, note=note)
-        if calibrate_on is not None:
-            stats = context_stats(texts)
-            references = list(read_records(calibrate_on, fmt.value))
-            evidence = collect_evidence(references)
-            result = calibrate(
-                lexicon, evidence, stats=stats, min_support=min_support, reference=calibrate_on
+        training = train(
+            inputs,
+            fmt=fmt.value,
+            note=note,
+            calibrate_on=calibrate_on,
+            min_support=min_support,
+            folds=folds,
+        )
+        if training.calibration is not None:
+            err.print(f"calibration: {json.dumps(training.calibration.summary())}", highlight=False)
+        cv = training.cross_validation
+        if cv is not None and calibrate_on is not None:
+            err.print(
+                f"{folds}-fold cross-validation on {calibrate_on.name} "
+                f"({cv.messages} messages): message_joint_agreement {cv.baseline:.5f} "
+                f"uncalibrated, {cv.calibrated:.5f} calibrated (held-out)",
+                highlight=False,
             )
-            err.print(f"calibration: {json.dumps(result.summary())}", highlight=False)
-            if folds:
-                cv = cross_validate(
-                    references, lexicon, folds=folds, stats=stats, min_support=min_support
-                )
-                err.print(
-                    f"{folds}-fold cross-validation on {calibrate_on.name} "
-                    f"({cv.messages} messages): message_joint_agreement {cv.baseline:.5f} "
-                    f"uncalibrated, {cv.calibrated:.5f} calibrated (held-out)",
-                    highlight=False,
-                )
-            lexicon = result.lexicon
+        lexicon = training.lexicon
         lexicon.save(output)
-    except (InputError, OSError, ValueError) as exc:
+    except (InputError, RuleError, OSError, ValueError) as exc:
         _fail(str(exc))
         return
     err.print(

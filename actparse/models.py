@@ -1,5 +1,8 @@
 """The data model every reader produces and every parser, writer and evaluator consumes.
 
+Corpus-neutral: each corpus fills the fields it has (a listing and prices, item
+splits, knowledge-base entities); its native intents live with its parser.
+
 A corpus format is read into :class:`Dialogue` objects; parsing a dialogue gives one
 :class:`Act` per turn. All of them are frozen: a parse never mutates its input.
 """
@@ -7,33 +10,10 @@ A corpus format is read into :class:`Dialogue` objects; parsing a dialogue gives
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
-#: Event actions of a Craigslist dialogue. ``None`` on a :class:`Turn` means the input
-#: does not say which action a non-message turn was (the HuggingFace export of the test
-#: split writes every non-message event as an empty utterance).
-Action = Literal["message", "offer", "accept", "reject", "quit"]
-ACTIONS: tuple[str, ...] = ("message", "offer", "accept", "reject", "quit")
-
-#: Native Craigslist intents, in the order of Cocoa's decision list, then the actions.
-INTENTS: tuple[str, ...] = (
-    "intro",
-    "init-price",
-    "vague-price",
-    "counter-price",
-    "insist",
-    "inquiry",
-    "agree",
-    "inform",
-    "disagree",
-    "unknown",
-    "offer",
-    "accept",
-    "reject",
-    "quit",
-)
-
+from actparse.registry import DEFAULT_CORPUS
 
 #: The note on every act of a dialogue the skip rule left unparsed.
 SKIPPED = "dialogue skipped"
@@ -81,8 +61,9 @@ class Party:
 class Turn:
     """One event of a dialogue.
 
-    ``action`` is ``None`` when the input lost it (see :data:`Action`); ``offer_price``
-    is set for offers only.
+    ``action`` is ``"message"`` for a chat message, else the corpus' event (an offer, a
+    selection, a submitted deal...), or ``None`` when the input lost it (the Craigslist
+    HF export of the test split); ``offer_price`` is set for price offers only.
     """
 
     index: int
@@ -110,8 +91,8 @@ class Dialogue:
     id: str | None = None
     #: The reference acts the input carried, one per turn (``None`` when absent).
     reference: tuple[ReferenceAct, ...] | None = None
-    #: Which corpus: ``craigslist``, ``dealornodeal``, ``casino`` or ``mutualfriends``.
-    corpus: str = "craigslist"
+    #: Which corpus (a name of :mod:`actparse.registry`).
+    corpus: str = DEFAULT_CORPUS
     #: The outcome the corpus records (final split, reward), as the reader found it.
     outcome: Mapping[str, Any] | None = None
 
@@ -226,26 +207,3 @@ class Act(NamedTuple):
         if self.entities:
             out["entities"] = [e.to_dict() for e in self.entities]
         return out
-
-
-@dataclass(slots=True)
-class DialogueState:
-    """What the parser remembers between turns (shared by both readers, as in Cocoa).
-
-    Cocoa keeps one state per agent but updates both with the same logical form, so one
-    shared record seen "from the reader's side" is equivalent.
-    """
-
-    time: int = 0
-    prices: list[float | None] = field(default_factory=lambda: [None, None])
-    curr_price: float | None = None
-    #: Each agent's last intent; ``<start>`` before the first, ``None`` when unknown.
-    last_intent: list[str | None] = field(default_factory=lambda: ["<start>", "<start>"])
-
-    def update(self, agent: int, intent: str | None, price: float | None) -> None:
-        """Record the act of ``agent``'s turn."""
-        self.time += 1
-        self.last_intent[agent] = intent
-        if price is not None:
-            self.prices[agent] = price
-            self.curr_price = price

@@ -21,11 +21,13 @@ from spacy.tokens import Doc
 from spacy.util import registry
 from spacy.vocab import Vocab
 
-from actparse.craigslist import PRICE_TYPES, RULE_TAGS
+from actparse.corpora.craigslist.lexicon import PriceLexicon, load_lexicon
+from actparse.corpora.craigslist.linking import ListingContext, find_prices
+from actparse.corpora.craigslist.parser import PRICE_TYPES, RULE_TAGS, TAG_RULES, load_tag_rules
+from actparse.engine.rulefiles import shipped
+from actparse.engine.tags import RuleSet, load_rules
+from actparse.engine.tokenizer import tokenize
 from actparse.extensions import register_extensions
-from actparse.prices import ListingContext, PriceLexicon, find_prices, load_lexicon
-from actparse.rules import RuleSet, load_rules
-from actparse.tokenizer import tokenize
 
 __all__ = ["CocoaTokenizer", "PriceLinker", "Tagger", "blank_pipeline"]
 
@@ -113,7 +115,7 @@ class Tagger:
         register_extensions()
         self.name = name
         self.rules_path = rules_path
-        self.rules: RuleSet = load_rules(rules_path)
+        self.rules: RuleSet = load_tag_rules(rules_path)
 
     def __call__(self, doc: Doc) -> Doc:
         words = [t.text for t in doc]
@@ -139,9 +141,7 @@ class Tagger:
 
 
 def _default_rules_text() -> str:
-    from actparse.rules import rules_dir
-
-    return rules_dir().joinpath("craigslist.yaml").read_text(encoding="utf-8")
+    return shipped(*TAG_RULES).read_text(encoding="utf-8")
 
 
 @Language.factory(

@@ -29,10 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from actparse.api import default_parser
-from actparse.batch import iter_items, label_items
-from actparse.readers import read_records
-from actparse.tokenizer import tokenize
+from actparse.corpora.craigslist.parser import default_parser
+from actparse.engine.tokenizer import tokenize
+from actparse.io.batch import iter_items, label_items
+from actparse.io.records import read_records
 
 DATA = Path(
     os.environ.get("ACTPARSE_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")

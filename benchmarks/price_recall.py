@@ -18,8 +18,10 @@ import sys
 import time
 from pathlib import Path
 
-from actparse.prices import PRICE_MODES, load_lexicon, offer_price_recall
-from actparse.readers import read_records
+from actparse.corpora.craigslist.finder import PRICE_MODES
+from actparse.corpora.craigslist.lexicon import load_lexicon
+from actparse.corpora.craigslist.recall import offer_price_recall
+from actparse.io.records import read_records
 
 DATA = Path(
     os.environ.get("ACTPARSE_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")

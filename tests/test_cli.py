@@ -8,6 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from actparse.cli import app
+from actparse.reports import JSON_KEYS
 
 runner = CliRunner()
 
@@ -53,9 +54,12 @@ def test_eval_json_has_the_documented_keys(fixtures: Path) -> None:
         app, ["eval", str(fixtures / "craigslist_validation_20.jsonl"), "--json"]
     )
     assert result.exit_code == 0, result.output
-    figures = json.loads(result.stdout)
+    doc = json.loads(result.stdout)
+    assert tuple(sorted(doc)) == tuple(sorted(JSON_KEYS))
+    assert doc["corpus"] == "craigslist" and doc["dialogues"] == 20
+    assert doc["headline"]["figure"] == "message_joint_agreement"
+    figures = doc["figures"]
     for key in (
-        "dialogues",
         "turns",
         "message_turns",
         "intent_agreement",
@@ -73,7 +77,6 @@ def test_eval_json_has_the_documented_keys(fixtures: Path) -> None:
         "skip_agreement",
     ):
         assert 0.0 <= figures[key] <= 1.0
-    assert figures["dialogues"] == 20
 
 
 def test_eval_report_and_min_agreement(fixtures: Path) -> None:
@@ -82,7 +85,7 @@ def test_eval_report_and_min_agreement(fixtures: Path) -> None:
     assert result.exit_code == 0 and "Agreement with the reference" in result.output
     assert runner.invoke(app, ["eval", source, "--min-agreement", "0.5"]).exit_code == 0
     failing = runner.invoke(app, ["eval", source, "--min-agreement", "1.0", "--json"])
-    figures = json.loads(failing.stdout.splitlines()[0])
+    figures = json.loads(failing.stdout.splitlines()[0])["figures"]
     assert failing.exit_code == (2 if figures["message_joint_agreement"] < 1.0 else 0)
 
 
@@ -118,4 +121,4 @@ def test_label_and_eval_mutualfriends(fixtures: Path) -> None:
     assert acts[4]["in_own_list"] is True
     result = runner.invoke(app, ["eval", str(source), "--json", "--min-agreement", "1.0"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["selection_agreement"] == 1.0
+    assert json.loads(result.stdout)["figures"]["selection_agreement"] == 1.0

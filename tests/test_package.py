@@ -30,8 +30,14 @@ def test_wheel_carries_rules_and_entry_points(tmp_path: Path) -> None:
     )
     (wheel,) = tmp_path.glob("actparse-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "actparse/rules/craigslist.yaml" in names
-    assert "actparse/rules/price_lexicon.json" in names
+    shipped = sorted(
+        f"actparse/rules/{p.relative_to(ROOT / 'rules').as_posix()}"
+        for p in (ROOT / "rules").rglob("*")
+        if p.is_file()
+    )
+    assert "actparse/rules/craigslist/tags.yaml" in shipped
+    assert "actparse/rules/craigslist/price_lexicon.json" in shipped
+    assert [n for n in shipped if n not in names] == []
     assert "actparse/data/sample.jsonl" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import spacy
 
+from actparse.engine.tokenizer import tokenize
 from actparse.extensions import DOC_EXTENSIONS, register_extensions
 from actparse.models import Listing
 from actparse.spacy_components import CocoaTokenizer, blank_pipeline
-from actparse.tokenizer import tokenize
 
 
 def test_tokenizer_gives_cocoa_tokens() -> None:

@@ -1,0 +1,329 @@
+"""CaSiNo (Chawla et al., 2021): reader, parser and evaluation.
+
+The original JSON is a list of dialogues, each with ``dialogue_id``, ``chat_logs``
+(``text``, ``task_data``, ``id``: ``mturk_agent_1`` or ``mturk_agent_2``),
+``participant_info`` (``value2issue``: High/Medium/Low -> item, ``value2reason``,
+``outcomes``) and, for some, ``annotations`` (``[text, "strategy1,strategy2"]`` per
+message). Agent 0 is ``mturk_agent_1``, agent 1 ``mturk_agent_2``; items are food,
+water and firewood, three of each.
+
+Deal actions map directly: ``Submit-Deal`` (its ``task_data.issue2youget`` is the
+submitter's share, ``issue2theyget`` the partner's), ``Accept-Deal``, ``Reject-Deal``,
+``Walk-Away``. Messages get ``greet``, ``inquire``, ``inform``, ``propose``, ``insist``,
+``agree``, ``disagree`` or ``unknown``; proposals carry a split parsed by
+:mod:`actparse.corpora.splits`, merged into a running deal so that a partial offer
+changes only the items it names.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from actparse.corpora.splits.dialogue import (
+    SPLIT_INTENT_RULES,
+    DealState,
+    MessageView,
+    SplitDialogueParser,
+)
+from actparse.corpora.splits.evaluate import SplitReport
+from actparse.engine.decisions import DecisionList, IntentRule
+from actparse.io.records import Record
+from actparse.models import Act, Dialogue, Item, ItemSplit, Party, Turn
+from actparse.registry import Parser
+from actparse.reports import located
+
+__all__ = [
+    "CORPUS",
+    "INTENT_RULES",
+    "ITEMS",
+    "NEED_STRATEGIES",
+    "CasinoParser",
+    "CasinoReport",
+    "dialogue_from_casino",
+    "evaluate_casino",
+    "final_deal",
+]
+
+CORPUS = "casino"
+ITEMS = ("food", "water", "firewood")
+ITEM_COUNT = 3
+#: The agents as the corpus names them: agent 0 is ``mturk_agent_1``, agent 1
+#: ``mturk_agent_2``.
+AGENT_NAMES = ("mturk_agent_1", "mturk_agent_2")
+AGENTS = {name: agent for agent, name in enumerate(AGENT_NAMES)}
+#: Deal actions as written in ``chat_logs[].text`` and the actions they become.
+DEAL_ACTIONS = {
+    "Submit-Deal": "submit-deal",
+    "Accept-Deal": "accept-deal",
+    "Reject-Deal": "reject-deal",
+    "Walk-Away": "walk-away",
+}
+#: Points per package by priority, as the CaSiNo task paid them.
+PRIORITY_VALUE = {"High": 5.0, "Medium": 4.0, "Low": 3.0}
+#: The strategy labels that state needs.
+NEED_STRATEGIES = ("self-need", "other-need", "no-need")
+ELICIT_PREF = "elicit-pref"
+
+
+# ---------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------
+
+
+def _counts(shares: Any, what: str) -> tuple[int, ...]:
+    if not isinstance(shares, Mapping):
+        raise TypeError(f"{what} must map items to counts")
+    by_name = {str(k).lower(): v for k, v in shares.items()}
+    try:
+        return tuple(int(by_name[name]) for name in ITEMS)
+    except KeyError as err:
+        raise KeyError(f"{what}: no count for {err.args[0]!r}") from None
+    except (TypeError, ValueError):
+        raise ValueError(f"{what}: counts must be integers, got {dict(shares)!r}") from None
+
+
+def _party(info: Any, agent: str) -> Party:
+    values: dict[str, float | None] = dict.fromkeys(ITEMS)
+    if isinstance(info, Mapping):
+        for priority, issue in (info.get("value2issue") or {}).items():
+            name = str(issue).lower()
+            if name in values:
+                values[name] = PRIORITY_VALUE.get(str(priority))
+    elif info is not None:
+        raise TypeError(f"participant_info.{agent} must be a mapping")
+    return Party(items=tuple(Item(name, ITEM_COUNT, values[name]) for name in ITEMS))
+
+
+def _labels_by_turn(turns: Sequence[Turn], annotations: Any) -> dict[int, tuple[str, ...]]:
+    """Match annotations to messages in order by their text (a few dialogues have
+    messages without an annotation, so positions alone would drift)."""
+    if not annotations:
+        return {}
+    if not isinstance(annotations, list):
+        raise TypeError("annotations must be a list of [text, labels]")
+    messages = [t for t in turns if t.is_message]
+    labels: dict[int, tuple[str, ...]] = {}
+    k = 0
+    for entry in annotations:
+        if not isinstance(entry, (list, tuple)) or len(entry) != 2:
+            raise ValueError(f"annotation must be [text, labels], got {entry!r}")
+        text, names = str(entry[0]), str(entry[1])
+        j = k
+        while j < len(messages) and messages[j].text.strip() != text.strip():
+            j += 1
+        if j == len(messages):
+            continue  # an annotation of no message we have: skip it, keep our place
+        labels[messages[j].index] = tuple(n.strip() for n in names.split(",") if n.strip())
+        k = j + 1
+    return labels
+
+
+def dialogue_from_casino(raw: dict[str, Any]) -> Dialogue:
+    """A :class:`Dialogue` from one CaSiNo record (``chat_logs`` required).
+
+    Raises ``KeyError`` for a missing field and ``ValueError``/``TypeError`` for a
+    malformed one.
+    """
+    logs = raw["chat_logs"]
+    if not isinstance(logs, list):
+        raise TypeError("chat_logs must be a list")
+    turns: list[Turn] = []
+    for k, entry in enumerate(logs):
+        if not isinstance(entry, Mapping):
+            raise TypeError(f"chat_logs[{k}] must be a mapping")
+        speaker = entry["id"]
+        if speaker not in AGENTS:
+            raise ValueError(f"chat_logs[{k}].id must be one of {sorted(AGENTS)}, got {speaker!r}")
+        text = entry["text"]
+        if not isinstance(text, str):
+            raise TypeError(f"chat_logs[{k}].text must be a string")
+        task = entry.get("task_data") or {}
+        action = DEAL_ACTIONS.get(text.strip()) if task else None
+        if action is None:
+            turns.append(Turn(k, AGENTS[speaker], "message", text))
+            continue
+        data: dict[str, Any] = dict(task)
+        if action == "submit-deal":
+            data = {
+                "issue2youget": list(_counts(task.get("issue2youget"), f"chat_logs[{k}].youget")),
+                "issue2theyget": list(
+                    _counts(task.get("issue2theyget"), f"chat_logs[{k}].theyget")
+                ),
+            }
+        turns.append(Turn(k, AGENTS[speaker], action, "", data=data))
+    labels = _labels_by_turn(turns, raw.get("annotations"))
+    if labels:
+        turns = [replace(t, labels=labels.get(t.index, ())) for t in turns]
+    info = raw.get("participant_info") or {}
+    if not isinstance(info, Mapping):
+        raise TypeError("participant_info must be a mapping")
+    parties = (_party(info.get("mturk_agent_1"), "1"), _party(info.get("mturk_agent_2"), "2"))
+    points = [
+        ((info.get(name) or {}).get("outcomes") or {}).get("points_scored") for name in AGENTS
+    ]
+    outcome: dict[str, Any] = {"points": points}
+    deal = _agreed_submission(turns)
+    if deal is not None:
+        outcome["split"] = _submitted_split(deal).to_dict()
+    ident = raw.get("dialogue_id")
+    return Dialogue(
+        turns=tuple(turns),
+        parties=parties,
+        id=None if ident is None else str(ident),
+        corpus=CORPUS,
+        outcome=outcome,
+    )
+
+
+def _agreed_submission(turns: Sequence[Turn]) -> Turn | None:
+    """The last Submit-Deal that the next deal action accepts."""
+    agreed = None
+    pending: Turn | None = None
+    for turn in turns:
+        if turn.action == "submit-deal":
+            pending = turn
+        elif turn.action == "accept-deal" and pending is not None:
+            agreed, pending = pending, None
+        elif turn.action in ("reject-deal", "walk-away"):
+            pending = None
+    return agreed
+
+
+def _submitted_split(turn: Turn) -> ItemSplit:
+    data = turn.data or {}
+    mine = tuple(int(c) for c in data["issue2youget"])
+    theirs = tuple(int(c) for c in data["issue2theyget"])
+    pair = (mine, theirs) if turn.agent == 0 else (theirs, mine)
+    return ItemSplit(ITEMS, pair)
+
+
+def final_deal(dialogue: Dialogue) -> tuple[Turn, ItemSplit] | None:
+    """The accepted submission and its split, or ``None`` when no deal was accepted."""
+    turn = _agreed_submission(dialogue.turns)
+    return None if turn is None else (turn, _submitted_split(turn))
+
+
+# ---------------------------------------------------------------------------
+# Parsing
+# ---------------------------------------------------------------------------
+
+
+#: The decision list: the first rule that holds wins, else ``unknown``. A question about
+#: the reader's needs is an inquiry even when it names items ("why do you need all 3
+#: firewood?"); its split, if any, stays on the act.
+INTENT_RULES: DecisionList[MessageView] = DecisionList(
+    (
+        IntentRule("asks-preferences", "inquire", lambda m: m.has("elicit")),
+        *SPLIT_INTENT_RULES,
+        IntentRule("states-needs", "inform", lambda m: m.has("need")),
+        IntentRule("refusal", "disagree", lambda m: m.has("disagree")),
+        IntentRule("assent", "agree", lambda m: m.has("agree")),
+        IntentRule("question", "inquire", lambda m: m.has("question")),
+        IntentRule("greeting", "greet", lambda m: m.has("greeting")),
+        IntentRule("names-items", "inform", lambda m: m.names_items),
+    ),
+    fallback="unknown",
+)
+RULE_TAGS = ("agree", "disagree", "question", "greeting", "elicit", "need")
+
+
+class CasinoParser(SplitDialogueParser):
+    """Parses CaSiNo dialogues into acts with item splits: one act per turn, deal
+    actions mapped directly (a submission carries its split and goes on the table)."""
+
+    corpus = CORPUS
+    items = ITEMS
+    rule_tags = RULE_TAGS
+    intent_rules = INTENT_RULES
+
+    def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:
+        """The act of a deal action (``None`` for a message)."""
+        if turn.action == "submit-deal":
+            split = _submitted_split(turn)
+            # A formal offer is on the table like any other (a rejection keeps talking).
+            state.running = split
+            return Act(turn.index, turn.agent, "submit-deal", split=split)
+        if turn.action in ("accept-deal", "reject-deal", "walk-away"):
+            return Act(turn.index, turn.agent, turn.action)
+        return super().formal_act(turn, totals, state)
+
+
+# ---------------------------------------------------------------------------
+# Evaluation
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class CasinoReport(SplitReport):
+    """Final-split accuracy plus how the coarse acts relate to the strategy labels."""
+
+    #: strategy label -> coarse act -> utterances.
+    strategy_acts: defaultdict[str, Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter)
+    )
+
+    def add_labels(self, dialogue: Dialogue, acts: Sequence[Act]) -> None:
+        """Count the coarse act of every annotated utterance under each of its labels."""
+        for turn, act in zip(dialogue.turns, acts):
+            for label in turn.labels:
+                self.strategy_acts[label][act.coarse or "none"] += 1
+
+    def act_by_strategy(self) -> dict[str, dict[str, float]]:
+        """For each strategy, the share of its utterances that get each coarse act."""
+        out: dict[str, dict[str, float]] = {}
+        for label in sorted(self.strategy_acts):
+            counts = self.strategy_acts[label]
+            total = sum(counts.values())
+            out[label] = {act: n / total for act, n in counts.most_common()}
+        return out
+
+    def elicit_pref_inquire(self) -> float:
+        """The share of ``elicit-pref`` utterances whose coarse act is inquire."""
+        counts = self.strategy_acts.get(ELICIT_PREF, Counter())
+        total = sum(counts.values())
+        return counts["inquire"] / total if total else 0.0
+
+    def need_statements(self) -> dict[str, Any]:
+        """How need statements (``self-need``, ``other-need``, ``no-need``) are labelled:
+        per strategy and pooled, the share of each coarse act and the most common one."""
+        pooled: Counter[str] = Counter()
+        out: dict[str, Any] = {}
+        for label in NEED_STRATEGIES:
+            counts = self.strategy_acts.get(label, Counter())
+            pooled.update(counts)
+            total = sum(counts.values())
+            out[label] = {act: n / total for act, n in counts.most_common()} if total else {}
+        total = sum(pooled.values())
+        out["all"] = {act: n / total for act, n in pooled.most_common()} if total else {}
+        out["inform_or_propose"] = (pooled["inform"] + pooled["propose"]) / total if total else 0.0
+        out["most_common"] = pooled.most_common(1)[0][0] if pooled else None
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        """The figures as JSON-ready numbers (fractions in 0..1)."""
+        out = super().summary()
+        out["act_by_strategy"] = self.act_by_strategy()
+        out["elicit_pref_inquire"] = self.elicit_pref_inquire()
+        out["need_statements"] = self.need_statements()
+        out["annotated_utterances"] = sum(sum(c.values()) for c in self.strategy_acts.values())
+        return out
+
+
+def evaluate_casino(
+    items: Iterable[Record | Dialogue], parser: Parser | None = None
+) -> CasinoReport:
+    """Score CaSiNo dialogues (records or bare dialogues): the last text proposal before
+    the accepted Submit-Deal against that deal (from the right side), and the coarse
+    acts of annotated utterances by strategy label."""
+    parser = parser if parser is not None else CasinoParser()
+    report = CasinoReport(corpus=CORPUS, agents=AGENT_NAMES)
+    for where, dialogue in located(items):
+        acts = parser.parse(dialogue)
+        deal = final_deal(dialogue)
+        formal, expected = (deal[0].index, deal[1]) if deal is not None else (None, None)
+        report.add(dialogue, acts, where, expected, formal)
+        report.add_labels(dialogue, acts)
+    return report

@@ -1,0 +1,96 @@
+"""Cocoa transcripts of CraigslistBargains: a JSON list of dialogues with
+``scenario.kbs`` and ``events`` (``action``, ``agent``, ``data``), like
+``transcripts_extra.json``. Loaded whole.
+
+Output adds ``metadata`` to every event, as Cocoa's parsed transcripts have:
+``{"intent", "price"}`` for messages and offers, ``{"intent"}`` for accept, reject and
+quit, ``null`` for the events of a skipped dialogue.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any
+
+from actparse.corpora.craigslist.parser import ACTIONS
+from actparse.io.fields import agent_index, number_or_none, text_field
+from actparse.models import Act, Dialogue, Listing, Party, ReferenceAct, Turn
+
+__all__ = ["dialogue_from_cocoa", "write_cocoa"]
+
+_NON_MESSAGE_ACTIONS = frozenset(ACTIONS) - {"message"}
+
+
+def dialogue_from_cocoa(raw: dict[str, Any]) -> Dialogue:
+    """A :class:`Dialogue` from a Cocoa transcript."""
+    kbs = raw["scenario"]["kbs"]
+    if len(kbs) != 2:
+        raise ValueError(f"scenario.kbs must hold 2 knowledge bases, got {len(kbs)}")
+    parties = []
+    for kb in kbs:
+        item, personal = kb["item"], kb["personal"]
+        description = item.get("Description") or []
+        if isinstance(description, str):
+            description = [description]
+        parties.append(
+            Party(
+                role=str(personal["Role"]),
+                target=number_or_none(personal.get("Target")),
+                listing=Listing(
+                    title=text_field(item["Title"], "Title"),
+                    description=" ".join(text_field(d, "Description line") for d in description),
+                    price=number_or_none(item["Price"]),
+                    category=str(item.get("Category", "")),
+                ),
+            )
+        )
+    turns = []
+    reference = []
+    has_reference = False
+    for index, event in enumerate(raw["events"]):
+        action = event["action"]
+        agent = agent_index(event["agent"], f"event {index} agent")
+        data = event.get("data")
+        if action == "message":
+            turns.append(Turn(index, agent, "message", text_field(data, f"event {index} data")))
+        elif action == "offer":
+            offer = data.get("price") if isinstance(data, dict) else None
+            turns.append(Turn(index, agent, "offer", "", number_or_none(offer)))
+        elif action in _NON_MESSAGE_ACTIONS:
+            turns.append(Turn(index, agent, action))
+        else:
+            raise ValueError(f"event {index}: unknown action {action!r}")
+        meta = event.get("metadata")
+        if isinstance(meta, dict) and meta.get("intent"):
+            has_reference = True
+            reference.append(
+                ReferenceAct(str(meta["intent"]), number_or_none(meta.get("price")) or None)
+            )
+        else:
+            reference.append(ReferenceAct("", None))
+    return Dialogue(
+        turns=tuple(turns),
+        parties=(parties[0], parties[1]),
+        id=raw.get("uuid"),
+        reference=tuple(reference) if has_reference else None,
+    )
+
+
+def _metadata(act: Act, dialogue: Dialogue) -> dict[str, Any] | None:
+    if act.intent is None:
+        return None
+    action = dialogue.turns[act.turn].action
+    if action in ("accept", "reject", "quit"):
+        return {"intent": act.intent}
+    return {"intent": act.intent, "price": act.price}
+
+
+def write_cocoa(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> dict[str, Any]:
+    """A copy of a transcript with ``metadata`` on every event, every other field kept."""
+    out = dict(raw)
+    events = copy.deepcopy(raw["events"])
+    for event, act in zip(events, acts):
+        event["metadata"] = _metadata(act, dialogue)
+    out["events"] = events
+    return out

@@ -1,0 +1,130 @@
+"""The price-context lexicon: the words seen just left and just right of prices.
+
+A bare number counts as a price only between a known left context and a known right
+context. :func:`train_lexicon` learns them by weak supervision (the neighbours of
+`$`-marked tokens); :mod:`actparse.corpora.craigslist.calibrate` corrects them with
+reference acts. Stored as JSON with its provenance, never pickled.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+from actparse.corpora.craigslist.numbers import END, START, has_dollar
+from actparse.engine.rulefiles import load_file
+from actparse.engine.tokenizer import tokenize
+
+__all__ = [
+    "LEXICON_FILE",
+    "LEXICON_FORMAT",
+    "PriceLexicon",
+    "describe_source",
+    "load_lexicon",
+    "train_lexicon",
+]
+
+LEXICON_FORMAT = "actparse-price-lexicon/1"
+#: The shipped lexicon, under ``rules/``.
+LEXICON_FILE = ("craigslist", "price_lexicon.json")
+
+
+@dataclass(frozen=True)
+class PriceLexicon:
+    """Word contexts seen just left and just right of prices, with provenance."""
+
+    left: frozenset[str]
+    right: frozenset[str]
+    provenance: dict[str, Any] = field(default_factory=dict, compare=False)
+    left_counts: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    right_counts: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def is_price_context(self, left: str, right: str) -> bool:
+        """Whether a bare number between these two tokens counts as a price."""
+        return left in self.left and right in self.right
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON document :func:`load_lexicon` reads back."""
+        return {
+            "format": LEXICON_FORMAT,
+            "provenance": self.provenance,
+            "left": dict(sorted(self.left_counts.items())) or {k: 1 for k in sorted(self.left)},
+            "right": dict(sorted(self.right_counts.items())) or {k: 1 for k in sorted(self.right)},
+        }
+
+    def save(self, path: str | Path) -> None:
+        """Write the lexicon as JSON (never a pickle)."""
+        text = json.dumps(self.to_json(), indent=1, ensure_ascii=False, sort_keys=False)
+        Path(path).write_text(text + "\n", encoding="utf-8")
+
+    @classmethod
+    def from_json(cls, doc: Any, source: str = "<lexicon>") -> PriceLexicon:
+        """Build a lexicon from its JSON document, checking its shape."""
+        if not isinstance(doc, dict) or doc.get("format") != LEXICON_FORMAT:
+            raise ValueError(f"{source}: not a price lexicon (expected format {LEXICON_FORMAT})")
+        left, right = doc.get("left"), doc.get("right")
+        if not isinstance(left, dict) or not isinstance(right, dict):
+            raise ValueError(f"{source}: 'left' and 'right' must map tokens to counts")
+        return cls(
+            left=frozenset(left),
+            right=frozenset(right),
+            provenance=dict(doc.get("provenance") or {}),
+            left_counts={str(k): int(v) for k, v in left.items()},
+            right_counts={str(k): int(v) for k, v in right.items()},
+        )
+
+
+def load_lexicon(path: str | Path | Traversable | None = None) -> PriceLexicon:
+    """Load a price lexicon (default: the one shipped in ``rules/craigslist/``)."""
+    return load_file(path, LEXICON_FILE, PriceLexicon.from_json)
+
+
+def train_lexicon(
+    messages: Iterable[str], sources: Sequence[str | Path] = (), note: str = ""
+) -> PriceLexicon:
+    """Learn price contexts from raw messages by weak supervision.
+
+    Every token that starts or ends with `$` is taken as a price; the tokens beside it
+    (``<s>``/``</s>`` at the edges) are recorded as left and right contexts.
+    """
+    left: Counter[str] = Counter()
+    right: Counter[str] = Counter()
+    n_messages = 0
+    for text in messages:
+        n_messages += 1
+        tokens = [START, *tokenize(text), END]
+        for i in range(1, len(tokens) - 1):
+            if has_dollar(tokens[i]):
+                left[tokens[i - 1]] += 1
+                right[tokens[i + 1]] += 1
+    provenance: dict[str, Any] = {
+        "method": "weak supervision: neighbours of tokens starting or ending with '$'",
+        "trained_on": [describe_source(s) for s in sources],
+        "messages": n_messages,
+        "created": datetime.date.today().isoformat(),
+    }
+    if note:
+        provenance["note"] = note
+    return PriceLexicon(
+        left=frozenset(left),
+        right=frozenset(right),
+        provenance=provenance,
+        left_counts=dict(left),
+        right_counts=dict(right),
+    )
+
+
+def describe_source(source: str | Path) -> dict[str, Any]:
+    """A data file as provenance names it: its name and, when readable, its SHA-256."""
+    path = Path(source)
+    entry: dict[str, Any] = {"file": path.name}
+    if path.is_file():
+        entry["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return entry

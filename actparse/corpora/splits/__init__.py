@@ -1,0 +1,27 @@
+"""Item-split proposals in free text, shared by the split corpora (Deal or No Deal, CaSiNo).
+
+A proposal divides a few item types between the writer of a message and its reader:
+"i'll take the ball and you get the rest", "3 firewood for me, 2 water for you". The
+parser is configured by an item lexicon (``rules/splits/lexicon.yaml``: item words,
+number words, and word classes by role; :mod:`.lexicon`) and works in four steps, each a
+function with a name:
+
+1. :func:`.tokens.tokenize`: lowercase, normalise apostrophes, expand contractions
+   ("can't" -> can not) and read multi-word phrases as one token.
+2. :func:`.mentions.find_mentions`: item nouns with the quantity written before them,
+   "the rest", "everything", "one of each", and numbers standing for the item talked
+   about last.
+3. :func:`.sides.assign_sides`: whose side each mention is on, from the words before it
+   (subjects, recipients, benefit phrases, negation), then from its neighbours
+   (:mod:`.relations`: benefit phrases after a list, exceptions, exchanges, statements
+   of worth, lists with no person).
+4. :func:`.claims.resolve_claims`: the writer-relative counts of each side;
+   :func:`.claims.complete_split` turns them into an
+   :class:`~actparse.models.ItemSplit` between agent 0 and agent 1.
+
+:class:`.dialogue.SplitDialogueParser` runs this turn by turn with the deal on the table
+and decides each message's intent; :class:`.evaluate.SplitReport` scores the last text
+proposal before the formal deal against the final split. A corpus module
+(:mod:`actparse.corpora.dealornodeal`, :mod:`actparse.corpora.casino`) subclasses both
+and names its corpus; nothing here knows a corpus by name.
+"""

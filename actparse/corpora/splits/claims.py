@@ -1,0 +1,311 @@
+"""Step 4: what a message claims, and the split it proposes.
+
+:func:`resolve_claims` turns the mentions with their sides into writer-relative counts:
+each side's share of every item, with the remainder of a named share going to the other
+side, "the rest" filling what is left, and halves and "each" giving both sides the same.
+:func:`parse_split` runs steps 1-4 on one message (:class:`SplitParse`), and
+:func:`complete_split` turns the claims into an :class:`~actparse.models.ItemSplit`
+between agent 0 and agent 1, filling the items the message leaves unnamed as the corpus
+does (the side opposite the one named in Deal or No Deal; the running deal in CaSiNo).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from actparse.corpora.splits.lexicon import SplitLexicon
+from actparse.corpora.splits.mentions import EITHER, OTHER, SELF, Mention, find_mentions
+from actparse.corpora.splits.sides import assign_sides
+from actparse.corpora.splits.tokens import tokenize
+from actparse.models import ItemSplit
+
+__all__ = ["Claims", "SplitParse", "complete_split", "parse_split", "resolve_claims"]
+
+
+@dataclass
+class Claims:
+    """What a message says each side gets, relative to its writer.
+
+    ``counts[side][item]`` is ``None`` when the message does not say; ``rest`` is the
+    side that gets whatever is left.
+    """
+
+    counts: list[list[int | None]]
+    rest: int | None = None
+    named_sides: set[int] = field(default_factory=set)
+    #: (side, item) whose count adds to the deal on the table.
+    relative: set[tuple[int, int]] = field(default_factory=set)
+
+    def empty(self) -> bool:
+        """The message gives nothing to anybody."""
+        return self.rest is None and all(c is None for side in self.counts for c in side)
+
+
+def resolve_claims(mentions: Sequence[Mention], totals: Sequence[int]) -> Claims:
+    """The counts the mentions give each side; a later claim on an item wins."""
+    n = len(totals)
+    claims = Claims(counts=[[None] * n, [None] * n])
+    rest_items: list[tuple[int, int]] = []
+    for m in mentions:
+        if m.kind == "half" and m.item is not None:
+            # Halves need no side; an odd count cannot be halved and says nothing.
+            total = totals[m.item]
+            if total % 2 == 0:
+                claims.counts[SELF][m.item] = claims.counts[OTHER][m.item] = total // 2
+            continue
+        if m.side is None:
+            continue
+        side = m.side
+        if m.negated and (m.explicit or m.kind in ("every", "rest")):
+            # "you can't have all the balls", "i don't need 3 food" do not say how many
+            # ("i don't need the books" does: the reader gets them).
+            continue
+        if m.kind == "rest":
+            claims.rest = side
+            claims.named_sides.add(side)
+            continue
+        if m.kind == "every":
+            for item in range(n):
+                claims.counts[side][item] = totals[item]
+                claims.counts[side ^ 1][item] = None
+            claims.named_sides.add(side)
+            continue
+        if m.kind == "each-item":
+            # "one of each" fills what the message has not given this side already.
+            each = m.count or 0
+            for item in range(n):
+                if m.both and 2 * each != totals[item]:
+                    continue  # "we both get one of everything": at least one, no more said
+                if claims.counts[side][item] is None:
+                    claims.counts[side][item] = min(each, totals[item])
+                if m.both and claims.counts[side ^ 1][item] is None:
+                    claims.counts[side ^ 1][item] = each
+            claims.named_sides.add(side)
+            continue
+        if m.item is None:
+            continue
+        total = totals[m.item]
+        if m.kind == "rest-item":
+            rest_items.append((side, m.item))
+            claims.named_sides.add(side)
+            continue
+        count: int
+        if m.kind == "all":
+            count = total
+        elif m.kind == "majority":
+            # "the majority of the water": more than half.
+            count = total // 2 + 1
+        elif m.kind == "count" and m.count is not None:
+            if m.implied and m.count > total:
+                # "someone gets 5 and someone gets 4": not a count of the item.
+                continue
+            count = min(m.count, total)
+        else:
+            continue
+        claims.counts[side][m.item] = count
+        claims.named_sides.add(side)
+        if m.relative:
+            claims.relative.add((side, m.item))
+        else:
+            claims.relative.discard((side, m.item))
+        other = claims.counts[side ^ 1][m.item]
+        if m.both:
+            if 2 * count == total:
+                claims.counts[side ^ 1][m.item] = count
+            else:
+                # "we each get a water" of three says no more than "at least one".
+                claims.counts[side][m.item] = None
+                continue
+        elif other is not None and other + count != total:
+            # The later claim wins over an earlier one it contradicts.
+            claims.counts[side ^ 1][m.item] = None
+    for side, item in rest_items:
+        if claims.counts[side][item] is None:
+            taken = claims.counts[side ^ 1][item]
+            claims.counts[side][item] = totals[item] - taken if taken is not None else totals[item]
+    return claims
+
+
+@dataclass(frozen=True)
+class SplitParse:
+    """Everything the parser found in one message, for the act and its explanation."""
+
+    tokens: tuple[str, ...]
+    mentions: tuple[Mention, ...]
+    claims: Claims
+    #: The message adds to the deal on the table ("throw in a ball", "the hat too").
+    increment: bool = False
+    #: The message points back at a first offer ("your original offer"): whose,
+    #: ``SELF``/``OTHER`` relative to the writer or :data:`EITHER`.
+    refers_back: int | None = None
+
+    @property
+    def has_claim(self) -> bool:
+        """The message gives some item to some side."""
+        return not self.claims.empty()
+
+    @property
+    def elliptic(self) -> bool:
+        """The sides came from the default, not from the words."""
+        return any(m.why == "elliptic" for m in self.mentions)
+
+    def last_item(self) -> int | None:
+        """The item named last (the context for the next message's bare numbers)."""
+        return next((m.item for m in reversed(self.mentions) if m.item is not None), None)
+
+    def names_one_side(self) -> bool:
+        """The message gives named items to one side only ("i'd like the hats", "if i
+        get the ball you can have the rest"), not to both ("i get 3 food, you get 3
+        water")."""
+        sides = {
+            m.side
+            for m in self.mentions
+            if m.side is not None and m.item is not None and m.kind not in ("bare", "rest-item")
+        }
+        return len(sides) == 1
+
+    def completion(self, unnamed: str, n_items: int) -> str:
+        """How to fill the items this message leaves unnamed, given the corpus default:
+        "throw in a ball", "the ball too" keep the rest of the deal on the table
+        (``running``), except that a share counted item by item for one side ("how
+        about I get 3 food and 2 firewood?") leaves what it omits to the other side
+        (``opposite``)."""
+        if self.increment:
+            unnamed = "running"
+        if unnamed == "running" and self.spells_out_one_side(n_items):
+            return "opposite"
+        return unnamed
+
+    def spells_out_one_side(self, n_items: int) -> bool:
+        """The message counts all but one item for one side ("how about I get 3 food
+        and 2 firewood?"): the item it leaves out is the other side's."""
+        if len(self.claims.named_sides) != 1 or self.claims.rest is not None:
+            return False
+        (side,) = self.claims.named_sides
+        counted = {
+            m.item
+            for m in self.mentions
+            if m.side == side and m.kind == "count" and m.item is not None
+        }
+        return len(counted) >= n_items - 1 >= 2
+
+    def first_side(self) -> int | None:
+        """The side of the first mention with one (what the message is about)."""
+        return next((m.side for m in self.mentions if m.side is not None), None)
+
+    @property
+    def names_items(self) -> bool:
+        """The message names an item at all (a claim or a preference)."""
+        return any(m.item is not None for m in self.mentions)
+
+
+def parse_split(
+    text: str,
+    lexicon: SplitLexicon,
+    totals: Sequence[int],
+    tokens: Sequence[str] | None = None,
+    default_side: int = SELF,
+    context_item: int | None = None,
+) -> SplitParse:
+    """Steps 1-4 on one message: its tokens, mentions with sides, and claims.
+
+    ``default_side`` is the side an item list with no person in it is about;
+    ``context_item`` the item talked about last (for numbers with no noun).
+    """
+    toks = tuple(tokens) if tokens is not None else tokenize(text, lexicon)
+    mentions = find_mentions(toks, lexicon, context_item)
+    assign_sides(toks, mentions, lexicon, default_side)
+    claims = resolve_claims(mentions, totals)
+    increment = any(lexicon.has("increment", t) for t in toks)
+    return SplitParse(toks, tuple(mentions), claims, increment, _refers_back(toks, lexicon))
+
+
+def _refers_back(tokens: Sequence[str], lexicon: SplitLexicon) -> int | None:
+    """Whose first offer "your original offer", "my initial deal", "the first
+    arrangement" points at: ``SELF``/``OTHER``, :data:`EITHER` when it does not say,
+    ``None`` when the message points at none."""
+    for i in range(1, len(tokens)):
+        if not lexicon.has("deal_noun", tokens[i]) or not lexicon.has("original", tokens[i - 1]):
+            continue
+        owner = tokens[i - 2] if i > 1 else ""
+        if lexicon.has("my", owner):
+            return SELF
+        if lexicon.has("your", owner):
+            return OTHER
+        return EITHER
+    return None
+
+
+def complete_split(
+    claims: Claims,
+    writer: int,
+    totals: Sequence[int],
+    items: Sequence[str],
+    unnamed: str,
+    running: ItemSplit | None = None,
+) -> ItemSplit:
+    """The claims as a split between agents 0 and 1 (the writer is ``writer``).
+
+    Per item: a named share gives the other side the remainder. "The rest" is what the
+    side opposite it does not get: named in the message, or else its share of the running
+    deal ("ok, if i get everything else"). Items still open go to the side opposite the
+    one the message named (``unnamed="opposite"``, when it named one side only) or keep
+    their counts in the running deal (``unnamed="running"``); anything left is ``None``.
+    """
+    n = len(totals)
+    mine: list[int | None] = list(claims.counts[SELF])
+    theirs: list[int | None] = list(claims.counts[OTHER])
+    prior: tuple[tuple[int | None, ...], tuple[int | None, ...]] | None = None
+    if running is not None:
+        prior = (running.counts[writer], running.counts[writer ^ 1])
+    if prior is not None:
+        for side, item in claims.relative:
+            shares = (mine, theirs)
+            had = prior[side][item]
+            added = shares[side][item]
+            if had is not None and added is not None:
+                shares[side][item] = min(had + added, totals[item])
+                (theirs if side == SELF else mine)[item] = None
+    if claims.rest is not None:
+        keeper = claims.rest ^ 1
+        shares = (mine, theirs)
+        if prior is not None and all(c is None for c in shares[keeper]):
+            for item in range(n):
+                if shares[claims.rest][item] is None and prior[keeper][item] is not None:
+                    shares[keeper][item] = prior[keeper][item]
+    for item in range(n):
+        total = totals[item]
+        a, b = mine[item], theirs[item]
+        if a is not None and b is None:
+            theirs[item] = max(total - a, 0)
+        elif b is not None and a is None:
+            mine[item] = max(total - b, 0)
+        elif a is None and b is None and claims.rest is not None:
+            if claims.rest == SELF:
+                mine[item], theirs[item] = total, 0
+            else:
+                mine[item], theirs[item] = 0, total
+    open_items = [i for i in range(n) if mine[i] is None]
+    if open_items and unnamed == "opposite" and len(claims.named_sides) == 1:
+        (named,) = claims.named_sides
+        for item in open_items:
+            if named == SELF:
+                mine[item], theirs[item] = 0, totals[item]
+            else:
+                mine[item], theirs[item] = totals[item], 0
+    elif open_items and prior is not None:
+        for item in open_items:
+            mine[item], theirs[item] = prior[0][item], prior[1][item]
+    if len(claims.named_sides) == 1:
+        # Items neither the message nor the deal on the table has placed yet go to the
+        # side opposite the one the message named ("I'd like 3 food and 2 water").
+        (named,) = claims.named_sides
+        for item in range(n):
+            if mine[item] is None and theirs[item] is None:
+                if named == SELF:
+                    mine[item], theirs[item] = 0, totals[item]
+                else:
+                    mine[item], theirs[item] = totals[item], 0
+    counts = (tuple(mine), tuple(theirs)) if writer == 0 else (tuple(theirs), tuple(mine))
+    return ItemSplit(items=tuple(items), counts=counts)

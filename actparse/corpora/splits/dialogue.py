@@ -1,0 +1,205 @@
+"""Dialogues of a split corpus, turn by turn, with the deal on the table.
+
+:class:`SplitDialogueParser` is the turn loop Deal or No Deal and CaSiNo share: a
+corpus subclasses it, naming its corpus (which picks its lexicon, its tag rules
+``rules/<corpus>/tags.yaml`` and its coarse acts), its items, its rule tags and its
+decision list, and turns its formal actions into acts. Each message is parsed in the
+context of the dialogue so far (:class:`DealState`), and its intent decided by a
+:class:`~actparse.engine.decisions.DecisionList` over what the rules see of it
+(:class:`MessageView`); every corpus' list starts from :data:`SPLIT_INTENT_RULES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from actparse.corpora.splits.claims import SplitParse, complete_split, parse_split
+from actparse.corpora.splits.lexicon import SplitLexicon, load_split_lexicon
+from actparse.corpora.splits.mentions import EITHER, OTHER, SELF
+from actparse.engine.acts import ActSpace, load_act_space
+from actparse.engine.decisions import DecisionList, IntentRule
+from actparse.engine.tags import RuleSet, load_rules
+from actparse.models import Act, Dialogue, ItemSplit, Turn
+
+__all__ = [
+    "SPLIT_INTENT_RULES",
+    "DealState",
+    "MessageView",
+    "SplitDialogueParser",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class MessageView:
+    """What the intent rules see of a message: its tags, the split it proposes, and
+    the writer's and the reader's last proposals."""
+
+    tags: frozenset[str]
+    split: ItemSplit | None
+    own_last: ItemSplit | None
+    partner_last: ItemSplit | None
+    names_items: bool
+
+    def has(self, tag: str) -> bool:
+        """Whether the message carries ``tag``."""
+        return tag in self.tags
+
+
+#: The rules about splits every corpus' decision list includes.
+SPLIT_INTENT_RULES: tuple[IntentRule[MessageView], ...] = (
+    IntentRule(
+        "repeats-own-split", "insist", lambda m: m.split is not None and m.split == m.own_last
+    ),
+    IntentRule(
+        "restates-partner-split",
+        "agree",
+        lambda m: m.split is not None and m.split == m.partner_last,
+    ),
+    IntentRule("new-split", "propose", lambda m: m.split is not None),
+)
+
+
+@dataclass
+class DealState:
+    """What a parser remembers between the turns of one dialogue."""
+
+    #: Each agent's last proposal.
+    last: list[ItemSplit | None] = field(default_factory=lambda: [None, None])
+    #: The deal on the table: the last proposal or submission by either agent.
+    running: ItemSplit | None = None
+    #: The agent whose share the last explicit proposal named first.
+    topic: int | None = None
+    #: The item the dialogue named last.
+    item: int | None = None
+    #: Every proposal of each agent, in order.
+    history: list[list[ItemSplit]] = field(default_factory=lambda: [[], []])
+
+    def first_offer(self, owner: int | None) -> ItemSplit | None:
+        """The first proposal of agent ``owner``; with no owner, the first proposal of
+        the dialogue when only one agent has made any."""
+        if owner is not None:
+            history = self.history[owner]
+            return history[0] if history else None
+        made = [h for h in self.history if h]
+        return made[0][0] if len(made) == 1 else None
+
+
+class SplitDialogueParser:
+    """The turn loop shared by the item-split corpora.
+
+    A subclass names its corpus, items, rule tags and decision list, and turns its
+    formal actions (a selection, a submitted deal) into acts in :meth:`formal_act`; the
+    corpus name picks the lexicon, the tag rules (``rules/<corpus>/tags.yaml``) and the
+    coarse acts. Rules and lexicon load once; the parser keeps no state between
+    dialogues and is safe to reuse.
+    """
+
+    corpus: str = ""
+    items: tuple[str, ...] = ()
+    rule_tags: tuple[str, ...] = ()
+    intent_rules: DecisionList[MessageView] = DecisionList(SPLIT_INTENT_RULES)
+
+    def __init__(
+        self,
+        *,
+        lexicon: SplitLexicon | None = None,
+        rules: RuleSet | None = None,
+        act_space: ActSpace | None = None,
+    ) -> None:
+        self.lexicon = lexicon if lexicon is not None else load_split_lexicon(self.corpus)
+        self.rules = rules if rules is not None else load_rules(default=(self.corpus, "tags.yaml"))
+        self.act_space = act_space if act_space is not None else load_act_space()
+
+    def tags(self, tokens: Sequence[str]) -> frozenset[str]:
+        """The rule tags of a message, from its normalised tokens (the rules' text is
+        the tokens joined by spaces, so a word never matches inside another)."""
+        text = " ".join(tokens)
+        return frozenset(tag for tag in self.rule_tags if self.rules.has(tag, tokens, text))
+
+    def parse(self, dialogue: Dialogue) -> list[Act]:
+        """One act per turn of the dialogue."""
+        totals = [item.count for item in dialogue.parties[0].items]
+        state = DealState()
+        acts: list[Act] = []
+        for turn in dialogue.turns:
+            act = self.formal_act(turn, totals, state)
+            if act is None:
+                act = self.message_act(turn, totals, state)
+            coarse = self.act_space.coarse(self.corpus, act.intent)
+            acts.append(act._replace(coarse=coarse))
+        return acts
+
+    def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:
+        """The act of a non-message turn (``None`` for a message)."""
+        if turn.is_message:
+            return None
+        return Act(turn.index, turn.agent, None, note=f"non-message turn {turn.action!r}")
+
+    def parse_message(
+        self, text: str, writer: int, totals: Sequence[int], state: DealState
+    ) -> SplitParse:
+        """The split parse of a message in its context: an item list with no person is
+        about the side the talk was about, unless the other reading restates one side of
+        the deal on the table ("3 fire, 0 water, 2 food" confirms the reader's offer)."""
+        default_side = SELF if state.topic in (None, writer) else OTHER
+        parsed = parse_split(
+            text, self.lexicon, totals, default_side=default_side, context_item=state.item
+        )
+        if parsed.elliptic and state.running is not None:
+            flipped = parse_split(
+                text,
+                self.lexicon,
+                totals,
+                tokens=parsed.tokens,
+                default_side=default_side ^ 1,
+                context_item=state.item,
+            )
+            if (
+                self.split_of(flipped, writer, totals, state)
+                == state.running
+                != (self.split_of(parsed, writer, totals, state))
+            ):
+                parsed = flipped
+        return parsed
+
+    def split_of(
+        self, parsed: SplitParse, writer: int, totals: Sequence[int], state: DealState
+    ) -> ItemSplit | None:
+        """The split a parsed message proposes, completed from the deal on the table."""
+        if not parsed.has_claim:
+            return None
+        unnamed = parsed.completion(self.lexicon.unnamed, len(totals))
+        return complete_split(parsed.claims, writer, totals, self.items, unnamed, state.running)
+
+    def message_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act:
+        """The act of a message; updates the state with the split it proposes."""
+        writer = turn.agent
+        parsed = self.parse_message(turn.text, writer, totals, state)
+        split = self.split_of(parsed, writer, totals, state)
+        if split is None and parsed.refers_back is not None:
+            # "i agree to your initial offer", "let's go with my original deal"
+            whose = parsed.refers_back
+            split = state.first_offer(None if whose == EITHER else writer ^ whose)
+        tags = self.tags(parsed.tokens)
+        view = MessageView(
+            tags, split, state.last[writer], state.last[1 - writer], parsed.names_items
+        )
+        intent = self.intent_rules.decide(view)
+        if parsed.last_item() is not None:
+            state.item = parsed.last_item()
+        if split is not None:
+            state.last[writer] = split
+            state.running = split
+            state.history[writer].append(split)
+            side = parsed.first_side()
+            if not parsed.elliptic:
+                # A list with no person is about the side the last one-sided offer named
+                # ("i want the hats" - "a hat and the ball?"); after an offer that named
+                # both shares it is the writer's own.
+                if side is not None and parsed.names_one_side():
+                    state.topic = writer if side == SELF else 1 - writer
+                else:
+                    state.topic = None
+        why = tuple(m.describe(self.items) for m in parsed.mentions)
+        return Act(turn.index, writer, intent, tags=tuple(sorted(tags)) + why, split=split)

@@ -1,0 +1,201 @@
+"""The final-split score of a split corpus: the last text proposal against the final split.
+
+A dialogue that ends in agreement has a final split (the selection of Deal or No Deal,
+the accepted submission of CaSiNo); the score asks whether the last split proposed in
+text before that formal turn is the final split. :class:`SplitReport` collects the
+figures and, for every dialogue we got wrong, a readable
+:class:`~actparse.reports.Miss`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from actparse.models import Act, Dialogue, ItemSplit
+from actparse.reports import Miss, MissTurn, Report
+
+__all__ = [
+    "FORMAL_INTENTS",
+    "SplitReport",
+    "describe_split",
+    "is_text_proposal",
+    "last_proposal",
+    "render_dialogue",
+]
+
+#: Intents of formal actions: their splits are the outcome, not text proposals.
+FORMAL_INTENTS = frozenset({"select", "submit-deal", "accept-deal", "reject-deal", "walk-away"})
+#: How agents 0 and 1 are named in misses, unless the corpus names them.
+AGENTS = ("agent 0", "agent 1")
+
+
+def is_text_proposal(act: Act) -> bool:
+    """A message act that carries a split, whatever its intent (a question can propose:
+    "how about you take the food?")."""
+    return act.split is not None and act.intent is not None and act.intent not in FORMAL_INTENTS
+
+
+def last_proposal(acts: Sequence[Act], before: int) -> Act | None:
+    """The last text proposal before turn ``before`` (the formal selection)."""
+    for act in reversed(acts[:before]):
+        if is_text_proposal(act):
+            return act
+    return None
+
+
+def describe_split(split: ItemSplit, agents: Sequence[str] = AGENTS) -> str:
+    """A split as people read it: ``YOU book 1 hat 2 ball 0 | THEM book 2 hat 0 ball 1``
+    (``?`` for a count the proposal left open)."""
+    shares = []
+    for name, counts in zip(agents, split.counts):
+        share = " ".join(f"{i} {'?' if c is None else c}" for i, c in zip(split.items, counts))
+        shares.append(f"{name} {share}")
+    return " | ".join(shares)
+
+
+def render_dialogue(
+    dialogue: Dialogue, acts: Sequence[Act] | None = None, agents: Sequence[str] = AGENTS
+) -> tuple[str, ...]:
+    """The dialogue as lines ``turn agent: text  [intent split]`` (the act part only
+    with ``acts``); a formal action is written ``<action>``."""
+    lines = []
+    for k, turn in enumerate(dialogue.turns):
+        text = turn.text if turn.is_message else f"<{turn.action}>"
+        line = f"{turn.index:2d} {agents[turn.agent]}: {text}"
+        if acts is not None:
+            act = acts[k]
+            line += f"  [{act.intent or 'no act'}"
+            if act.split is not None:
+                line += f" {describe_split(act.split, agents)}"
+            line += "]"
+        lines.append(line)
+    return tuple(lines)
+
+
+def _difference(ours: ItemSplit, reference: ItemSplit) -> str:
+    """Which items our split gets wrong: "differs on hat; leaves ball open"."""
+    wrong, open_items = [], []
+    for k, item in enumerate(reference.items):
+        counts = (ours.counts[0][k], ours.counts[1][k])
+        if None in counts:
+            open_items.append(item)
+        elif counts != (reference.counts[0][k], reference.counts[1][k]):
+            wrong.append(item)
+    parts = [f"differs on {', '.join(wrong)}"] if wrong else []
+    if open_items:
+        parts.append(f"leaves {', '.join(open_items)} open")
+    return "; ".join(parts)
+
+
+@dataclass
+class SplitReport(Report):
+    """Final-split accuracy and act counts over a corpus of split negotiations."""
+
+    headline: ClassVar[str] = "final_split_accuracy"
+
+    corpus: str = ""
+    #: How agents 0 and 1 are named in misses ("YOU", "THEM").
+    agents: tuple[str, str] = AGENTS
+    dialogues: int = 0
+    agreed: int = 0
+    correct: int = 0
+    anywhere: int = 0
+    coarse_counts: Counter[str] = field(default_factory=Counter)
+    intent_counts: Counter[str] = field(default_factory=Counter)
+    #: Each miss with whether the final split appears among our proposals (for ordering).
+    _misses: list[tuple[bool, Miss]] = field(default_factory=list)
+
+    def add(
+        self,
+        dialogue: Dialogue,
+        acts: Sequence[Act],
+        where: str,
+        expected: ItemSplit | None,
+        formal_turn: int | None,
+    ) -> None:
+        """Score one dialogue: ``expected`` is the final split (``None``: no agreement)
+        and ``formal_turn`` the turn index of the selection or submission."""
+        self.dialogues += 1
+        for act in acts:
+            if act.coarse is not None:
+                self.coarse_counts[act.coarse] += 1
+            if act.intent is not None:
+                self.intent_counts[act.intent] += 1
+        if expected is None or formal_turn is None:
+            return
+        self.agreed += 1
+        proposal = last_proposal(acts, formal_turn)
+        found = next(
+            (
+                a.turn
+                for a in acts[:formal_turn]
+                if is_text_proposal(a) and a.split is not None and a.split.counts == expected.counts
+            ),
+            None,
+        )
+        self.anywhere += found is not None
+        if (
+            proposal is not None
+            and proposal.split is not None
+            and (proposal.split.counts == expected.counts)
+        ):
+            self.correct += 1
+            return
+        miss = self._miss(dialogue, acts, where, expected, formal_turn, proposal, found)
+        self._misses.append((found is not None, miss))
+
+    def _miss(
+        self,
+        dialogue: Dialogue,
+        acts: Sequence[Act],
+        where: str,
+        expected: ItemSplit,
+        formal_turn: int,
+        proposal: Act | None,
+        found: int | None,
+    ) -> Miss:
+        """A readable miss: the final split, our last proposal, and the dialogue."""
+        reference = describe_split(expected, self.agents)
+        if proposal is not None and proposal.split is not None:
+            at = dialogue.turns[proposal.turn]
+            ours = describe_split(proposal.split, self.agents)
+            ours_line = f"our last proposal (turn {proposal.turn}): {ours}"
+            text, reason = at.text, _difference(proposal.split, expected)
+        else:
+            # No proposal to show: the turn that disagrees is the formal one.
+            at = dialogue.turns[formal_turn]
+            ours, ours_line = "no proposal", "our last proposal: none"
+            text, reason = f"<{at.action}>", f"no text proposal before the <{at.action}>"
+        if found is not None:
+            reason += f"; the final split was proposed at turn {found}"
+        turn = MissTurn(at.index, at.agent, text, reference, ours, reason)
+        appears = "no" if found is None else f"yes (turn {found})"
+        summary = (
+            f"final split {reference}; {ours_line}; "
+            f"the final split appears among our proposals: {appears}"
+        )
+        return Miss(where, summary, (turn,), render_dialogue(dialogue, acts, self.agents))
+
+    @staticmethod
+    def _share(part: int, whole: int) -> float:
+        return part / whole if whole else 0.0
+
+    def summary(self) -> dict[str, Any]:
+        """The figures as JSON-ready numbers (fractions in 0..1)."""
+        return {
+            "corpus": self.corpus,
+            "dialogues": self.dialogues,
+            "agreed_dialogues": self.agreed,
+            "final_split_accuracy": self._share(self.correct, self.agreed),
+            "split_anywhere": self._share(self.anywhere, self.agreed),
+            "coarse_act_counts": dict(sorted(self.coarse_counts.items())),
+            "intent_counts": dict(sorted(self.intent_counts.items())),
+        }
+
+    def misses(self, n: int | None = None) -> list[Miss]:
+        """The dialogues we got wrong; those whose split we never found come first."""
+        ordered = [m for _, m in sorted(self._misses, key=lambda am: (am[0], am[1].where))]
+        return ordered if n is None else ordered[:n]

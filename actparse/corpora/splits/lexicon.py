@@ -1,0 +1,255 @@
+"""The item lexicon of a split corpus: item words, number words and word classes by role.
+
+``rules/splits/lexicon.yaml`` holds the vocabulary every split corpus shares (number
+words, contractions, phrases, the word classes the side rules use) and, under
+``corpora``, each corpus' items and settings. :func:`load_split_lexicon` reads the part a
+corpus needs through :mod:`actparse.engine.rulefiles`, so a typo fails naming the file
+and the line.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+from actparse.engine.rulefiles import LINE, RuleError, check_keys, load_file, string_list, where
+
+__all__ = ["LEXICON_FILE", "SplitLexicon", "load_split_lexicon", "parse_split_lexicon"]
+
+#: The shipped lexicon, under ``rules/``.
+LEXICON_FILE = ("splits", "lexicon.yaml")
+
+_TOP_KEYS = frozenset({"description", "contractions", "phrases", "numbers", "words", "corpora"})
+_WORD_CLASSES = frozenset(
+    {
+        "self",
+        "self_object",
+        "we",
+        "other",
+        "third_person",
+        "possess",
+        "article",
+        "conjunction",
+        "interjection",
+        "rest_alone",
+        "generic",
+        "unit",
+        "modal",
+        "give_after_modal",
+        "source",
+        "opinion",
+        "copula",
+        "relative",
+        "my",
+        "your",
+        "majority",
+        "compound_head",
+        "comparative",
+        "group",
+        "original",
+        "demonstrative",
+        "anaphor",
+        "deal_noun",
+        "thanks",
+        "clause_start",
+        "negatable",
+        "increment",
+        "benefit",
+        "mine",
+        "yours",
+        "give",
+        "imperative",
+        "negation",
+        "all",
+        "determiner",
+        "filler",
+        "vague",
+        "half",
+        "each",
+        "rest",
+        "everything",
+        "except",
+        "boundary",
+        "sentence_end",
+        "value",
+    }
+)
+_CORPUS_KEYS = frozenset(
+    {"items", "bare_noun", "the_singular", "unnamed", "claims_need_verb", "contractions"}
+)
+_ITEM_KEYS = frozenset({"name", "words", "weak_words"})
+#: The settings a corpus may choose, with their allowed values and default.
+_SETTINGS = {
+    "bare_noun": (("count", "none"), "count"),
+    "the_singular": (("one", "all"), "one"),
+    "unnamed": (("opposite", "running"), "opposite"),
+}
+
+
+@dataclass(frozen=True)
+class SplitLexicon:
+    """The vocabulary of one corpus: its items and the shared word classes."""
+
+    corpus: str
+    items: tuple[str, ...]
+    item_words: Mapping[str, int]
+    numbers: Mapping[str, int]
+    #: Item words that name the item only with a written quantity ("2 fire" but not "the
+    #: fire").
+    weak_words: frozenset[str]
+    words: Mapping[str, frozenset[str]]
+    contractions: Mapping[str, tuple[str, ...]]
+    #: Multi-word phrases by their first token: (the phrase's tokens, the token it
+    #: becomes), longest first.
+    phrases: Mapping[str, tuple[tuple[tuple[str, ...], str], ...]]
+    #: What an item noun without a quantity names: ``count`` (a plural all of them, a
+    #: singular one) or ``none`` (a preference, not a claim).
+    bare_noun: str = "count"
+    #: What "the" + a singular noun names: ``one`` or ``all`` (mass nouns: "the water").
+    the_singular: str = "one"
+    #: Where items a message leaves unnamed go: ``opposite`` or ``running``.
+    unnamed: str = "opposite"
+    #: Items come up outside offers too ("i will conserve my water"): a subject claims
+    #: an item only through a verb of having or giving, or with a written count.
+    claims_need_verb: bool = False
+
+    def has(self, word_class: str, token: str) -> bool:
+        """Whether ``token`` belongs to a word class of the lexicon."""
+        return token in self.words[word_class]
+
+    def number(self, token: str) -> int | None:
+        """The value of a number token (digits or a number word), else ``None``."""
+        if token.isdigit():
+            return int(token)
+        return self.numbers.get(token)
+
+
+def _contractions(value: Any, at: str) -> dict[str, tuple[str, ...]]:
+    if not isinstance(value, dict):
+        raise RuleError(f"{at}: 'contractions' must map a token to a list of tokens")
+    return {
+        str(key): string_list(tokens, at, f"contractions.{key}")
+        for key, tokens in value.items()
+        if key != LINE
+    }
+
+
+def _word_classes(doc: Any, source: str) -> dict[str, frozenset[str]]:
+    at = where(source, doc)
+    words_doc = check_keys(doc, _WORD_CLASSES, at, "words")
+    absent = _WORD_CLASSES - set(words_doc)
+    if absent:
+        raise RuleError(f"{at}: words: missing class(es) {sorted(absent)}")
+    return {
+        key: frozenset(string_list(value, at, f"words.{key}"))
+        for key, value in words_doc.items()
+        if key != LINE
+    }
+
+
+def _numbers(doc: Any, source: str) -> dict[str, int]:
+    if not isinstance(doc, dict):
+        raise RuleError(f"{source}:1: 'numbers' must map words to integers")
+    numbers: dict[str, int] = {}
+    for key, value in doc.items():
+        if key == LINE:
+            continue
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RuleError(f"{where(source, doc)}: number {key!r} must be an integer")
+        numbers[str(key)] = value
+    return numbers
+
+
+def _phrases(
+    doc: Any, source: str, multi_word: list[str]
+) -> dict[str, tuple[tuple[tuple[str, ...], str], ...]]:
+    """The phrase table by first token, longest phrase first; multi-word item names
+    ("fire wood") are phrases that stand for themselves."""
+    if not isinstance(doc, dict):
+        raise RuleError(f"{source}:1: 'phrases' must map a phrase to the token it becomes")
+    phrase_map = {str(k): str(v) for k, v in doc.items() if k != LINE}
+    phrase_map.update({w: w for w in multi_word})
+    by_first: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for phrase, token in phrase_map.items():
+        phrase_tokens = tuple(phrase.split())
+        by_first.setdefault(phrase_tokens[0], []).append((phrase_tokens, token))
+    return {
+        first: tuple(sorted(entries, key=lambda kv: -len(kv[0])))
+        for first, entries in by_first.items()
+    }
+
+
+def parse_split_lexicon(doc: Any, source: str, corpus: str) -> SplitLexicon:
+    """Check a parsed lexicon document (:func:`~actparse.engine.rulefiles.read_document`)
+    and build the lexicon of ``corpus``; errors name the file and the line."""
+    required = _TOP_KEYS - {"description"}
+    doc = check_keys(doc, _TOP_KEYS, f"{source}:1", "the lexicon", required=required)
+    words = _word_classes(doc["words"], source)
+    numbers = _numbers(doc["numbers"], source)
+
+    corpora = doc["corpora"]
+    if not isinstance(corpora, dict) or corpus not in corpora:
+        raise RuleError(f"{source}:1: no lexicon for corpus {corpus!r} under 'corpora'")
+    at = where(source, corpora[corpus])
+    spec = check_keys(corpora[corpus], _CORPUS_KEYS, at, corpus)
+    chosen: dict[str, str] = {}
+    for key, (allowed, default) in _SETTINGS.items():
+        value = spec.get(key, default)
+        if value not in allowed:
+            raise RuleError(f"{at}: {corpus}.{key} must be one of {list(allowed)}, got {value!r}")
+        chosen[key] = str(value)
+    claims_need_verb = spec.get("claims_need_verb", False)
+    if not isinstance(claims_need_verb, bool):
+        raise RuleError(f"{at}: {corpus}.claims_need_verb must be true or false")
+
+    items_doc = spec.get("items")
+    if not isinstance(items_doc, list) or not items_doc:
+        raise RuleError(f"{at}: {corpus}.items must be a non-empty list")
+    items: list[str] = []
+    item_words: dict[str, int] = {}
+    weak_words: set[str] = set()
+    multi_word: list[str] = []
+    for index, item in enumerate(items_doc):
+        item_at = where(source, item)
+        check_keys(item, _ITEM_KEYS, item_at, "item", required=("name", "words"))
+        items.append(str(item["name"]))
+        weak = string_list(item.get("weak_words", []), item_at, "weak_words")
+        weak_words.update(weak)
+        for word in string_list(item["words"], item_at, "words") + weak:
+            if word in item_words and item_words[word] != index:
+                raise RuleError(f"{item_at}: word {word!r} names two items")
+            item_words[word] = index
+            if " " in word:
+                multi_word.append(word)
+
+    contractions = _contractions(doc["contractions"], where(source, doc["contractions"]))
+    contractions.update(_contractions(spec.get("contractions", {}), at))
+    return SplitLexicon(
+        corpus=corpus,
+        items=tuple(items),
+        item_words=item_words,
+        numbers=numbers,
+        weak_words=frozenset(weak_words),
+        words=words,
+        contractions=contractions,
+        phrases=_phrases(doc["phrases"], source, multi_word),
+        claims_need_verb=claims_need_verb,
+        **chosen,
+    )
+
+
+@functools.cache
+def _parser_for(corpus: str) -> Callable[[Any, str], SplitLexicon]:
+    # One parse function per corpus, the same object every time: the loader caches the
+    # shipped file by (file, parse function), so each corpus' lexicon is built once.
+    return functools.partial(parse_split_lexicon, corpus=corpus)
+
+
+def load_split_lexicon(corpus: str, path: str | Path | Traversable | None = None) -> SplitLexicon:
+    """The split lexicon of ``corpus``: from ``path``, or by default from the shipped
+    ``rules/splits/lexicon.yaml`` (built once per process and corpus)."""
+    return load_file(path, LEXICON_FILE, _parser_for(corpus))

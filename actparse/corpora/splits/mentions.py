@@ -1,0 +1,418 @@
+"""Step 2: the item phrases of a message, each with its quantity.
+
+:func:`find_mentions` finds item nouns with the quantity written before them ("two of the
+hats", "all 3 waters", "the book", "a lot of water"), "the rest", "everything", "one of
+each", and numbers standing for the item talked about last ("you can have 2"). Which
+side each mention is on is step 3 (:mod:`actparse.corpora.splits.sides`); the helpers
+here that tell a pronoun's side (:func:`person`) and a written count (:func:`counted`)
+serve both steps.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from actparse.corpora.splits.lexicon import SplitLexicon
+from actparse.corpora.splits.tokens import EXCHANGE_FOR
+
+__all__ = [
+    "EITHER",
+    "OTHER",
+    "SELF",
+    "Mention",
+    "Quantity",
+    "conjoined",
+    "counted",
+    "find_mentions",
+    "person",
+]
+
+#: Sides of a split, relative to the writer of a message.
+SELF = 0
+OTHER = 1
+#: Either side (a reference to "the original deal" that does not say whose).
+EITHER = -1
+
+
+@dataclass
+class Mention:
+    """An item phrase: tokens ``start..end`` (inclusive), which item (``None`` for phrases
+    about every item), the kind of quantity and the count.
+
+    Kinds: ``count`` (n of the item), ``all`` (every one), ``majority`` (more than half),
+    ``rest-item`` (what the other side leaves of the item), ``half`` (half to each side),
+    ``bare`` (the item named with no quantity), ``rest`` (every item's remainder),
+    ``every`` (every item) and ``each-item`` (n of every item).
+    """
+
+    start: int
+    end: int
+    item: int | None
+    kind: str
+    count: int | None = None
+    #: The quantity was written (a number, "all", "half"), not implied by "the" or nothing.
+    explicit: bool = False
+    #: ``SELF``/``OTHER`` once assigned; ``None`` while nobody's.
+    side: int | None = None
+    #: Both sides get the count ("one ball each").
+    both: bool = False
+    #: The clause denies the claim ("you can't have all the balls").
+    negated: bool = False
+    #: The count adds to the deal on the table ("1 more food", "another water").
+    relative: bool = False
+    #: The item is implied by the talk, not named ("you can have 2").
+    implied: bool = False
+    #: Why the side was chosen (``subject``, ``recipient``, ``benefit-after``, ...).
+    why: str = ""
+
+    def describe(self, items: Sequence[str]) -> str:
+        """A short trace such as ``count2:hat->other(subject)``."""
+        what = items[self.item] if self.item is not None else "*"
+        count = "" if self.count is None else str(self.count)
+        side = {SELF: "self", OTHER: "other"}.get(self.side, "?") if self.side is not None else "?"
+        return f"{self.kind}{count}:{what}->{side}({self.why})"
+
+
+class Quantity(NamedTuple):
+    """The quantity written before an item noun."""
+
+    #: The first token of the phrase.
+    start: int
+    #: The kind of mention (see :class:`Mention`).
+    kind: str
+    number: int | None
+    #: Written as a number, "all" or "half", not implied by "the" or nothing.
+    explicit: bool
+    #: A word of addition stands before the noun ("1 more food").
+    relative: bool = False
+
+
+def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quantity:
+    """Look back from an item noun (or a noun like "items") for its quantity."""
+    relative = False
+    plural = tokens[noun].endswith("s") and not tokens[noun].endswith("ss")
+    j = noun - 1
+    start = noun
+    determiner = False
+    vague = False
+    single_unit = False
+    while j >= 0:
+        tok = tokens[j]
+        if lexicon.has("determiner", tok):
+            determiner = True
+        elif lexicon.has("vague", tok):
+            vague = True
+            relative = relative or lexicon.has("relative", tok)
+        elif not lexicon.has("filler", tok):
+            break
+        if lexicon.has("unit", tok) and not tok.endswith("s"):
+            single_unit = True
+        start = j
+        j -= 1
+    if j >= 0:
+        tok = tokens[j]
+        value = lexicon.number(tok)
+        if value is not None and j >= 2 and tokens[j - 1] == "/" and tokens[j - 2].isdigit():
+            # "2/3 water": two of the three.
+            return Quantity(j - 2, "count", int(tokens[j - 2]), True, relative)
+        if (
+            value is not None
+            and j >= 3
+            and lexicon.has("determiner", tokens[j - 1])
+            and tokens[j - 2] == "of"
+            and lexicon.number(tokens[j - 3]) is not None
+        ):
+            # "2 of the 3 wood": two.
+            return Quantity(j - 3, "count", lexicon.number(tokens[j - 3]), True, relative)
+        if value is not None:
+            # "a lot of water", "an extra food": the article belongs to the vague word.
+            if vague and lexicon.has("article", tok):
+                return Quantity(start, "bare", None, False, relative)
+            # "all 3 waters", "all 2 firewood": the number counts them.
+            if j > 0 and lexicon.has("all", tokens[j - 1]):
+                return Quantity(j - 1, "count", value, True, relative)
+            return Quantity(j, "count", value, True, relative)
+        if lexicon.has("all", tok):
+            return Quantity(j, "all", None, True, relative)
+        if lexicon.has("rest", tok):
+            return Quantity(j, "rest-item", None, True, relative)
+        if lexicon.has("half", tok):
+            return Quantity(j, "half", None, True, relative)
+        if lexicon.has("majority", tok):
+            return Quantity(j, "majority", None, True, relative)
+    if vague:
+        return Quantity(start, "bare", None, False, relative)
+    if determiner:
+        if single_unit:
+            # "the package of food" is one package.
+            return Quantity(start, "count", 1, False, relative)
+        if not plural and lexicon.has("demonstrative", tokens[start]):
+            # "i could use that food": the amount talked about, not all of it.
+            return Quantity(start, "bare", None, False, relative)
+        if plural or lexicon.the_singular == "all":
+            return Quantity(start, "all", None, False, relative)
+        return Quantity(start, "count", 1, False, relative)
+    if lexicon.bare_noun == "none":
+        return Quantity(noun, "bare", None, False, relative)
+    return Quantity(noun, ("all" if plural else "count"), (None if plural else 1), False, relative)
+
+
+def conjoined(
+    tokens: Sequence[str], before: Mention, after: Mention, lexicon: SplitLexicon
+) -> bool:
+    """Two mentions in one list ("the balls and hats", "a hat, a ball")."""
+    gap = tokens[before.end + 1 : after.start]
+    return all(lexicon.has("conjunction", t) for t in gap)
+
+
+def find_mentions(
+    tokens: Sequence[str], lexicon: SplitLexicon, context_item: int | None = None
+) -> list[Mention]:
+    """Every item phrase of a message, left to right.
+
+    ``context_item`` is the item the dialogue talked about last: a number with no noun
+    ("i can take 1 and you 2") counts it when the message names no item before.
+    """
+    mentions: list[Mention] = []
+    consumed: set[int] = set()
+    for i, tok in enumerate(tokens):
+        item = lexicon.item_words.get(tok)
+        if item is None:
+            if lexicon.has("generic", tok):
+                start, kind, _, _, _ = _quantity(tokens, i, lexicon)
+                vague = any(lexicon.has("vague", t) for t in tokens[max(start - 2, 0) : i])
+                if kind == "rest-item" and not vague:
+                    # "all 4 other items"
+                    mentions.append(Mention(start, i, None, "rest", explicit=True))
+                    consumed.update(range(start, i + 1))
+            continue
+        start, kind, count, explicit, relative = _quantity(tokens, i, lexicon)
+        if tok in lexicon.weak_words and (
+            lexicon.number(tokens[start]) is None or lexicon.has("article", tokens[start])
+        ):
+            continue
+        nxt_tok = tokens[i + 1] if i + 1 < len(tokens) else ""
+        end = i
+        if lexicon.has("unit", nxt_tok) and kind == "count" and start == i - 1:
+            # "2 firewood packages", "1 water bottle": the unit belongs to the mention.
+            end = i + 1
+        elif lexicon.has("compound_head", nxt_tok):
+            # "water bottles", "food supply": another noun, not the item.
+            continue
+        if kind in ("bare", "all") and not explicit:
+            after = _count_after(tokens, i, lexicon)
+            if after is not None:
+                # "water: 2", "food - 1"
+                kind, count, explicit = "count", after, True
+        if lexicon.has("comparative", nxt_tok) and not explicit:
+            # "you need the water more": a preference, not a claim.
+            kind, count = "bare", None
+        mention = Mention(start, end, item, kind, count, explicit)
+        # "1 more food", "another water": added to what the side had.
+        mention.relative = kind == "count" and (relative or lexicon.has("relative", tokens[start]))
+        mentions.append(mention)
+        consumed.update(range(start, end + 1))
+    last_item = context_item
+    for i, tok in enumerate(tokens):
+        if i in consumed:
+            item = lexicon.item_words.get(tok)
+            if item is not None:
+                last_item = item
+            continue
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else "."
+        if lexicon.has("rest", tok) and lexicon.has("rest_alone", tok):
+            if not _rest_of_something_else(tokens, i, lexicon):
+                mentions.append(Mention(i, i, None, "rest", explicit=True))
+        elif lexicon.has("everything", tok):
+            start, kind, count, _, _ = _quantity(tokens, i, lexicon)
+            if kind == "count" and count is not None and start < i:
+                # "1 pack of everything": n of every item.
+                mentions.append(Mention(start, i, None, "each-item", count, True))
+            else:
+                mentions.append(Mention(i, i, None, "every", explicit=True))
+        elif lexicon.has("each", tok) and i > 0:
+            j = i - 1
+            if tokens[j] == "of" and j > 0:
+                j -= 1
+                while j > 0 and lexicon.has("filler", tokens[j]):
+                    j -= 1  # "two thirds of each", "1 pack of each"
+                value = lexicon.number(tokens[j])
+                if value is not None and j not in consumed:
+                    # "one of each": n of every item.
+                    mentions.append(Mention(j, i, None, "each-item", value, True))
+                    consumed.update(range(j, i + 1))
+        elif (
+            last_item is not None
+            and _standalone_number(tok, lexicon)
+            and nxt == "of"
+            and i + 2 < len(tokens)
+            and lexicon.has("anaphor", tokens[i + 2])
+        ):
+            # "i am ok with you getting 2 of those": the item talked about last.
+            mention = Mention(i, i + 2, last_item, "count", lexicon.number(tok), True)
+            mention.implied = True
+            mentions.append(mention)
+            consumed.update(range(i, i + 3))
+        elif (
+            last_item is not None
+            and _standalone_number(tok, lexicon)
+            and lexicon.has("unit", nxt)
+            and (i + 2 >= len(tokens) or tokens[i + 2] != "of")
+        ):
+            # "i can do with 2 packages": units of the item talked about last.
+            mention = Mention(i, i + 1, last_item, "count", lexicon.number(tok), True)
+            mention.implied = True
+            mentions.append(mention)
+            consumed.update((i, i + 1))
+        elif (
+            last_item is not None
+            and _standalone_number(tok, lexicon)
+            and i > 0
+            and (
+                (
+                    _takes_a_count(tokens, i, lexicon)
+                    and (
+                        lexicon.has("boundary", nxt)
+                        or lexicon.has("each", nxt)
+                        or lexicon.has("clause_start", nxt)
+                        or person(nxt, lexicon, subject=True) is not None
+                        or nxt in ("for", EXCHANGE_FOR)
+                    )
+                )
+                # "2 water for me, 1 for you"
+                or (lexicon.has("benefit", nxt) and _is_pronoun(tokens, i + 2, lexicon))
+            )
+        ):
+            # "can i have 1 book and you can have 2?": a number with no noun counts the
+            # item named last in the sentence.
+            mention = Mention(i, i, last_item, "count", lexicon.number(tok), True)
+            mention.implied = True
+            mentions.append(mention)
+            consumed.add(i)
+    mentions.sort(key=lambda m: m.start)
+    # "everything" next to named items is their complement ("you get everything").
+    named = any(m.item is not None for m in mentions)
+    for m in mentions:
+        if m.kind == "every" and named:
+            m.kind = "rest"
+    _spread_quantities(tokens, mentions, lexicon)
+    return mentions
+
+
+def _count_after(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> int | None:
+    """A count written after its item ("water: 2", "food - 1", "firewood x2")."""
+    if noun + 2 < len(tokens) and tokens[noun + 1] in (":", "-", "=", "x"):
+        value = lexicon.number(tokens[noun + 2])
+        if tokens[noun + 2].isdigit() and value is not None:
+            return value
+    return None
+
+
+def _takes_a_count(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
+    """A bare number at ``i`` follows a verb of having or giving ("you can have 2",
+    "like all three"), its recipient ("give you two"), a pronoun heading a list ("me
+    1") or "with" ("fine with one")."""
+    j = i - 1
+    if lexicon.has("all", tokens[j]) and j > 0:
+        j -= 1  # "would you like all three?"
+    prev = tokens[j]
+    if lexicon.has("possess", prev) or lexicon.has("give", prev) or prev == "with":
+        return True
+    if person(prev, lexicon, subject=False) is None:
+        return False
+    # "give you two"; "you get 2, me 1"
+    return j == 0 or lexicon.has("give", tokens[j - 1]) or lexicon.has("boundary", tokens[j - 1])
+
+
+def _rest_of_something_else(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
+    """ "the rest of the deal", "the rest of the trip": not the rest of the items."""
+    if i + 1 >= len(tokens) or tokens[i + 1] != "of":
+        return False
+    for tok in tokens[i + 2 : i + 5]:
+        if tok in lexicon.item_words or lexicon.has("generic", tok):
+            return False
+        if not lexicon.has("determiner", tok):
+            return True
+    return True
+
+
+def _is_pronoun(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
+    return i < len(tokens) and person(tokens[i], lexicon, subject=False) is not None
+
+
+def _standalone_number(token: str, lexicon: SplitLexicon) -> bool:
+    return lexicon.number(token) is not None and not lexicon.has("article", token)
+
+
+def _spread_quantities(
+    tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
+) -> None:
+    """Quantities that reach over a list: "split the balls and hats" halves both; "one
+    ball each" gives both sides one."""
+    for before, after in itertools.pairwise(mentions):
+        if not conjoined(tokens, before, after, lexicon) or after.start != after.end:
+            continue
+        # "split the balls and hats", "all the food and water": the quantity reaches the
+        # bare noun after it.
+        if before.kind in ("half", "rest-item"):
+            after.kind, after.count, after.explicit = before.kind, None, True
+        elif before.kind == "all" and before.explicit and after.kind == "bare":
+            after.kind, after.count, after.explicit = "all", None, True
+        elif (
+            before.kind == "count"
+            and "of" in tokens[before.start : before.end]
+            and (after.kind == "bare")
+        ):
+            # "1 of the food and firewood": one of each.
+            after.kind, after.count, after.explicit = "count", before.count, True
+    for m in mentions:
+        if m.item is None or m.kind != "count":
+            continue
+        nxt = tokens[m.end + 1] if m.end + 1 < len(tokens) else ""
+        lead = tokens[max(m.start - 3, 0) : m.start]
+        # "one ball each", "we each get 1"
+        if lexicon.has("each", nxt) or any(lexicon.has("each", t) for t in lead):
+            m.both = True
+
+
+def person(token: str, lexicon: SplitLexicon, subject: bool, nxt: str = "") -> int | None:
+    """The side a pronoun names: "i"/"you" anywhere; "me" only where an object counts
+    or before a verb of having ("me getting 2 food"); "we" unless both sides are meant
+    ("we each", "we both", "we split")."""
+    if lexicon.has("other", token):
+        return OTHER
+    if lexicon.has("self", token):
+        return SELF
+    ahead = nxt.split()
+    first = ahead[0] if ahead else ""
+    if lexicon.has("self_object", token) and (
+        not subject or any(lexicon.has("possess", t) for t in ahead) or _lists_after(first, lexicon)
+    ):
+        return SELF
+    if lexicon.has("we", token) and not any(
+        lexicon.has("each", t) or lexicon.has("all", t) or lexicon.has("half", t)
+        for t in nxt.split()
+    ):
+        return SELF
+    return None
+
+
+def _lists_after(token: str, lexicon: SplitLexicon) -> bool:
+    """ "me: 3 water", "me - 3 water", "me 3 water": a pronoun heading a list."""
+    return token in (":", "-", "=") or lexicon.number(token) is not None
+
+
+def counted(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> bool:
+    """The mention's quantity is written as a number, "all" or "n of each": not an
+    article, "the", or "everything"."""
+    if m.kind in ("every", "rest", "rest-item", "half", "bare"):
+        return False
+    if m.kind == "each-item":
+        return True
+    first = tokens[m.start]
+    if lexicon.number(first) is not None:
+        return not lexicon.has("article", first)
+    return m.kind == "all" and m.explicit

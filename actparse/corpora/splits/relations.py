@@ -1,0 +1,215 @@
+"""Step 3, after the scan: sides from a mention's neighbours.
+
+:func:`~actparse.corpora.splits.sides.assign_sides` reads the words before each mention;
+these rules look at how mentions relate to each other and to the words after them, so
+they run on the whole message once the scan is done: a benefit phrase claims the list
+before it ("the book and balls for me"), "everything but X", exchanges ("the books for
+the ball"), statements of worth claim nothing, and a list with no person in it is about
+the side the talk is about.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from actparse.corpora.splits.lexicon import SplitLexicon
+from actparse.corpora.splits.mentions import OTHER, SELF, Mention, conjoined, counted, person
+from actparse.corpora.splits.tokens import EXCHANGE_FOR
+
+__all__ = [
+    "apply_exceptions",
+    "apply_exchanges",
+    "claim_backwards",
+    "drop_value_statements",
+    "fill_elliptic_lists",
+]
+
+
+def claim_backwards(
+    tokens: Sequence[str],
+    mentions: Sequence[Mention],
+    benefits: Sequence[tuple[int, int]],
+    subjects: Sequence[int],
+    lexicon: SplitLexicon,
+) -> None:
+    """A benefit phrase ("for me", "to you", "mine") claims the mentions before it.
+
+    It reaches back over one list of mentions within its sentence and stops at a new
+    subject; a mention that already has a side from a subject before it is taken only
+    when no clause boundary lies between them ("you get the hats, the book and balls for
+    me": the hats stay the reader's); "the rest" is never part of a list.
+    """
+    subject_set = set(subjects)
+    for pos, side in benefits:
+        later: Mention | None = None
+        for m in reversed(mentions):
+            if m.end >= pos:
+                continue
+            between = range(m.end + 1, pos)
+            # "2 water for you", "the rest is yours": the phrase follows its list; "if i
+            # take 2 food, would that work for you?" asks, it does not give.
+            if later is None and not all(
+                lexicon.has("copula", tokens[k]) for k in range(m.end + 1, pos - 1)
+            ):
+                break
+            if any(lexicon.has("sentence_end", tokens[k]) for k in between):
+                break
+            if any(k in subject_set for k in between):
+                break
+            if m.why == "benefit-after":
+                break
+            if later is not None and (
+                later.kind == "rest" or not conjoined(tokens, m, later, lexicon)
+            ):
+                break
+            if m.side is not None and any(
+                lexicon.has("boundary", tokens[k]) and tokens[k] != "and" for k in between
+            ):
+                break
+            m.side, m.why, m.negated = side, "benefit-after", False
+            later = m
+
+
+def _possessor(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> int | None:
+    """Whose the items are now ("my 2 food", "3 of your firewood"): ``SELF``/``OTHER``."""
+    for tok in tokens[m.start : m.end]:
+        if lexicon.has("my", tok):
+            return SELF
+        if lexicon.has("your", tok):
+            return OTHER
+    return None
+
+
+def apply_exchanges(
+    tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
+) -> None:
+    """Items traded "for" others go to the side opposite them ("the books for the ball
+    and a hat", "2 hats in exchange for a book"); the list after "for" goes together.
+    With no other marker, "my" and "your" tell who gives ("1 water for 3 of your
+    firewood": the firewood comes to the writer)."""
+    for k in range(1, len(mentions)):
+        before, after = mentions[k - 1], mentions[k]
+        gap = tokens[before.end + 1 : after.start]
+        if not gap or gap[0] not in ("for", EXCHANGE_FOR):
+            continue
+        owner = _possessor(tokens, after, lexicon)
+        if owner is None or after.side is not None or before.side is not None:
+            continue
+        after.side, after.why = owner ^ 1, "exchange-owner"
+        # The whole list before "for" goes the other way ("1 water and 2 food for ...").
+        j = k - 1
+        while j >= 0 and mentions[j].side is None:
+            mentions[j].side, mentions[j].why = owner, "exchange-owner"
+            if j == 0 or not conjoined(tokens, mentions[j - 1], mentions[j], lexicon):
+                break
+            j -= 1
+    trading: int | None = None
+    for before, after in itertools.pairwise(mentions):
+        gap = tokens[before.end + 1 : after.start]
+        if (
+            len(gap) > 2
+            and (lexicon.has("benefit", gap[0]) or lexicon.has("source", gap[0]))
+            and person(gap[1], lexicon, subject=False) is not None
+        ):
+            # "3 waters from me for your 3 food": the benefit phrase belongs to the first.
+            gap = gap[2:]
+        if (
+            gap
+            and gap[0] in ("for", EXCHANGE_FOR)
+            and before.side is not None
+            and not any(person(t, lexicon, subject=False) is not None for t in gap)
+        ):
+            trading = before.side ^ 1
+            after.side, after.why = trading, "exchange"
+            continue
+        if trading is not None and conjoined(tokens, before, after, lexicon):
+            after.side, after.why = trading, "exchange"
+            continue
+        trading = None
+
+
+def _clause_span(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> range:
+    """The tokens of the clause around a mention (up to the nearest strong boundaries)."""
+
+    def strong(k: int) -> bool:
+        # A comma ends a clause here; "and" may join two items of one statement.
+        tok = tokens[k]
+        return lexicon.has("boundary", tok) and tok != "and"
+
+    start = m.start
+    while start > 0 and not strong(start - 1):
+        start -= 1
+    end = m.end
+    while end + 1 < len(tokens) and not strong(end + 1):
+        end += 1
+    return range(start, end + 1)
+
+
+def drop_value_statements(
+    tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
+) -> None:
+    """ "The books are worth nothing to me": a mention in a clause about worth is a
+    preference, not a claim."""
+    for m in mentions:
+        if m.side is None:
+            continue
+        if any(lexicon.has("value", tokens[k]) for k in _clause_span(tokens, m, lexicon)):
+            m.side, m.why = None, "value"
+
+
+def apply_exceptions(
+    tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
+) -> None:
+    """ "Everything but the balls": the items after the exception go to the other side."""
+    for rest, after in itertools.pairwise(mentions):
+        if rest.kind not in ("rest", "every") or rest.side is None:
+            continue
+        gap = tokens[rest.end + 1 : after.start]
+        if gap and lexicon.has("except", gap[0]) and len(gap) <= 2:
+            after.side, after.why = rest.side ^ 1, "except"
+            rest.kind = "rest"
+
+
+def fill_elliptic_lists(
+    tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon, default_side: int
+) -> None:
+    """Mentions with nobody's side that come before any person in their sentence, in a
+    sentence with no word of worth and no third person ("ball and one hat?", "how about
+    just the ball and i take the rest?", "one of each") are about ``default_side``: the
+    side the talk is about (the writer, unless the caller knows better)."""
+    blocked: set[int] = set()
+    sentence = 0
+    seen_person = False
+    sentence_of: list[int] = []
+    person_at: list[bool] = []
+    for tok in tokens:
+        if lexicon.has("sentence_end", tok):
+            sentence += 1
+            seen_person = False
+        if lexicon.has("third_person", tok) or lexicon.has("value", tok) or lexicon.has("we", tok):
+            blocked.add(sentence)
+        if person(tok, lexicon, subject=False) is not None:
+            seen_person = True
+        if lexicon.has("opinion", tok) or lexicon.has("deal_noun", tok):
+            seen_person = False
+        sentence_of.append(sentence)
+        person_at.append(seen_person)
+    previous: int | None = None
+    for m in mentions:
+        if m.side is not None:
+            if m.kind != "bare":
+                previous = m.side
+            continue
+        if m.why == "value" or m.kind == "bare":
+            continue
+        if sentence_of[m.start] in blocked or person_at[m.start]:
+            continue
+        if lexicon.bare_noun == "none" and not counted(tokens, m, lexicon):
+            # Where a bare noun is a preference, "what about the food?" asks; only a
+            # written count ("2 water and 1 food?") proposes.
+            continue
+        # "I can give you 1 food. 2 water and 2 firewood": a list that follows a claim
+        # in the same message continues it.
+        m.side = previous if previous is not None else default_side
+        m.why = "elliptic"

@@ -1,0 +1,308 @@
+"""Step 3: whose side of the split each mention is on, from the words around it.
+
+:func:`assign_sides` scans a message left to right keeping the state of the clause it is
+in (:class:`_Clause`): the subject of the clause ("i get", "you can have"), the recipient
+of a giving verb ("give me", "let you have"), a benefit phrase before a mention ("for me
+1 food"), negation bound to a verb ("i don't need"); clauses of purpose claim nothing.
+The rules that look at a mention's neighbours rather than the words before it (benefit
+phrases after a list, exceptions, exchanges, statements of worth, lists with no person)
+run after the scan, from :mod:`actparse.corpora.splits.relations`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from actparse.corpora.splits.lexicon import SplitLexicon
+from actparse.corpora.splits.mentions import OTHER, SELF, Mention, counted, person
+from actparse.corpora.splits.relations import (
+    apply_exceptions,
+    apply_exchanges,
+    claim_backwards,
+    drop_value_statements,
+    fill_elliptic_lists,
+)
+
+__all__ = ["assign_sides"]
+
+#: How many tokens a negation reaches forward to the verb it negates.
+_NEGATION_REACH = 2
+
+
+@dataclass
+class _Clause:
+    """The side-marking state while scanning a sentence left to right."""
+
+    side: int | None = None
+    why: str = ""
+    #: The side of the clause's grammatical subject, kept while a recipient ("give me")
+    #: names the side, so that a next verb returns to it ("you give me X and take Y").
+    subject: int | None = None
+    giving: bool = False
+    negated: bool = False
+    #: Inside a clause of purpose ("to wash the food"): nothing is claimed until it ends.
+    purpose: bool = False
+    #: A verb of having or giving came after the subject.
+    verb: bool = False
+
+    #: The clause has a subject that is nobody's side ("we both", "they"): its verbs
+    #: are not imperatives.
+    neutral: bool = False
+
+    def set(self, side: int, why: str) -> None:
+        """A new marker names the side of what follows."""
+        # A clause of purpose outlives a new subject ("to make sure we have everything").
+        self.side, self.why = side, why
+        self.giving = self.negated = self.verb = self.neutral = False
+
+    def reset(self) -> None:
+        """Forget everything (a sentence ended, or a clause with no side began)."""
+        self.side = self.subject = None
+        self.why = ""
+        self.giving = self.negated = self.purpose = self.verb = self.neutral = False
+
+    def effective(self) -> int | None:
+        """The side a mention here goes to: flipped once by giving, once by negation."""
+        if self.side is None or self.purpose:
+            return None
+        return self.side ^ 1 if self.giving != self.negated else self.side
+
+    def trace(self) -> str:
+        """Why, for :attr:`Mention.why`."""
+        return self.why + ("+give" if self.giving else "") + ("+not" if self.negated else "")
+
+
+def _offered(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
+    """The word before position ``i`` is a verb of having or giving, or its recipient."""
+    j = i - 1
+    while j >= 0 and (lexicon.has("determiner", tokens[j]) or lexicon.has("all", tokens[j])):
+        j -= 1
+    if j < 0:
+        return False
+    prev = tokens[j]
+    return (
+        lexicon.has("possess", prev)
+        or lexicon.has("give", prev)
+        or lexicon.has("imperative", prev)
+        or person(prev, lexicon, subject=False) is not None
+    )
+
+
+def assign_sides(
+    tokens: Sequence[str],
+    mentions: Sequence[Mention],
+    lexicon: SplitLexicon,
+    default_side: int = SELF,
+) -> None:
+    """Set ``side`` (and ``why``) on every mention whose side the words make clear.
+
+    Rules, in the order they apply: the subject, recipient or benefit phrase before a
+    mention (a giving verb flips a subject's side, a negation right before a verb of
+    having or giving flips it too); then, from
+    :mod:`~actparse.corpora.splits.relations`, a benefit phrase after it
+    (:func:`claim_backwards`); "everything but X" (:func:`apply_exceptions`); exchanges
+    (:func:`apply_exchanges`); statements of worth leave their mentions unassigned
+    (:func:`drop_value_statements`); an item list with no person before it in its
+    sentence is about ``default_side`` (:func:`fill_elliptic_lists`).
+    """
+    by_start = {m.start: m for m in mentions}
+    clause = _Clause()
+    benefits: list[tuple[int, int]] = []  # (token index, side) of "for me", "mine"
+    subjects: list[int] = []  # where a new subject or recipient starts
+    n = len(tokens)
+    negation_at = -10
+    skip_until = -1
+    for i, tok in enumerate(tokens):
+        if i <= skip_until:
+            continue
+        prev = tokens[i - 1] if i > 0 else "."
+        mention = by_start.get(i)
+        if mention is not None:
+            side = clause.effective()
+            # "i will conserve my water": a subject claims an item through a verb of
+            # having or giving, or with a written quantity.
+            if (
+                lexicon.claims_need_verb
+                and clause.why == "subject"
+                and not clause.verb
+                and not counted(tokens, mention, lexicon)
+            ):
+                side = None
+            if side is not None and mention.kind == "every" and not _offered(tokens, i, lexicon):
+                # "everything has been cancelled": only "have everything", "take
+                # everything", "give you everything" put it on a side.
+                side = None
+            if side is not None:
+                mention.side, mention.why = side, clause.trace()
+                mention.negated = clause.negated
+                if clause.why == "both" and mention.kind in ("count", "each-item"):
+                    mention.both = True
+            skip_until = mention.end
+            continue
+        if lexicon.has("sentence_end", tok):
+            clause.reset()
+            continue
+        if lexicon.has("boundary", tok):
+            clause.purpose = False
+            if not lexicon.has("conjunction", tok) or tok == ",":
+                # "i don't need the water, just the firewood"
+                clause.negated = False
+        if tok == "to" and _opens_purpose(tokens, i + 1, lexicon):
+            clause.purpose = True
+            continue
+        after_give = lexicon.has("give", prev) or (
+            prev == "to" and i > 1 and lexicon.has("give", tokens[i - 2])
+        )
+        after_source = lexicon.has("source", prev)
+        # "with me taking the firewood": a pronoun before a verb of having is its subject.
+        after_benefit = (lexicon.has("benefit", prev) or after_source) and not lexicon.has(
+            "possess", tokens[i + 1] if i + 1 < n else ""
+        )
+        nxt = tokens[i + 1] if i + 1 < n else ""
+        # "we each", "we will both", "me also need": two words ahead tell "we" apart
+        # from "i" and "me" the subject from "me" the object.
+        ahead = " ".join(tokens[i + 1 : i + 3])
+        side = person(tok, lexicon, subject=not (after_give or after_benefit), nxt=ahead)
+        if side is None and lexicon.has("possess", prev) and nxt == "to":
+            # "you want me to take all 3": "me" is who takes.
+            side = person(tok, lexicon, subject=False)
+        if side is not None and negation_at == i - 1:
+            # "why don't you take 3 food", "can't i have the ball?": a suggestion.
+            negation_at = -10
+        if side is not None:
+            if after_source:
+                # "3 water from me": what comes from a side goes to the other.
+                side ^= 1
+            if after_benefit:
+                benefits.append((i, side))
+                # "for me 1 food, 2 water": a benefit phrase also marks what follows.
+                clause.set(side, "benefit-before")
+            elif after_give:
+                negated = clause.negated
+                clause.set(side, "recipient")
+                clause.negated = negated
+                subjects.append(i)
+            else:
+                clause.set(side, "subject")
+                clause.subject = side
+                subjects.append(i)
+            continue
+        if lexicon.has("mine", tok) or lexicon.has("yours", tok):
+            benefits.append((i, SELF if lexicon.has("mine", tok) else OTHER))
+            continue
+        if lexicon.has("third_person", tok) or lexicon.has("we", tok):
+            # "they need", "we will both get": a subject that is neither side; "we each
+            # get one ball" gives both sides the count.
+            clause.reset()
+            clause.neutral = True
+            window = tokens[i + 1 : i + 5]
+            if (
+                lexicon.has("we", tok)
+                and any(lexicon.has("each", t) or lexicon.has("all", t) for t in window)
+                and any(lexicon.has("possess", t) or lexicon.has("imperative", t) for t in window)
+            ):
+                clause.set(SELF, "both")
+            continue
+        if (lexicon.has("my", tok) or lexicon.has("your", tok)) and (
+            lexicon.has("possess", nxt) or lexicon.has("group", nxt)
+        ):
+            # "would my taking 2 water work?", "your group can have the food"
+            owner = SELF if lexicon.has("my", tok) else OTHER
+            clause.set(owner, "subject")
+            clause.subject = owner
+            continue
+        if lexicon.has("deal_noun", tok) and nxt in ("for", "of", ":", "with", "is", "was"):
+            # "a proposal for 3 firewood, 2 food": the list is the deal's content, not
+            # the object of the verb before it.
+            clause.reset()
+            continue
+        if lexicon.has("thanks", tok):
+            # "thank you for the 2 water": the writer gets it.
+            clause.set(SELF, "thanks")
+            continue
+        if lexicon.has("negation", tok):
+            negation_at = i
+            continue
+        if lexicon.has("opinion", tok):
+            # "i think that will work: 1 food, 1 water": a new clause follows.
+            clause.reset()
+            continue
+        # A negation binds the verb right after it ("can not ever give"); one further
+        # back belonged to an earlier verb ("i don't need them, leave me the hat").
+        negated = i - negation_at <= _NEGATION_REACH
+        if lexicon.has("give", tok) or (
+            lexicon.has("give_after_modal", tok)
+            and lexicon.has("modal", prev)
+            and nxt not in ("with", "without")  # "i can do with 2": i get by with 2
+        ):
+            nxt = tokens[i + 1] if i + 1 < n else ""
+            if person(nxt, lexicon, subject=False) is None:
+                if clause.side is None and tok.endswith("ing"):
+                    # "giving 1 food and 1 water": the writer gives.
+                    clause.set(SELF, "gerund")
+                elif clause.side is None or _opens_clause(tokens, i, lexicon):
+                    # "give the books": a bare imperative hands them from the reader.
+                    clause.set(OTHER, "imperative")
+                elif clause.why == "recipient" and lexicon.has("boundary", prev):
+                    clause.set(clause.subject if clause.subject is not None else OTHER, "subject")
+                clause.giving = True
+            clause.negated = negated
+            clause.verb = True
+            continue
+        if lexicon.has("imperative", tok) or lexicon.has("possess", tok):
+            if lexicon.has("imperative", tok) and (
+                (clause.side is None and not clause.neutral) or _opens_clause(tokens, i, lexicon)
+            ):
+                clause.set(OTHER, "imperative")
+            elif clause.why == "recipient" and lexicon.has("boundary", prev):
+                # "you give me the balls and take the rest": the subject takes; in "let
+                # you have" the verb is the recipient's.
+                subject = clause.subject if clause.subject is not None else OTHER
+                clause.set(subject, "subject")
+            # A new verb of having governs what follows ("concede and take the books").
+            clause.giving = False
+            clause.negated = negated
+            clause.verb = True
+            continue
+    claim_backwards(tokens, mentions, benefits, subjects, lexicon)
+    apply_exceptions(tokens, mentions, lexicon)
+    apply_exchanges(tokens, mentions, lexicon)
+    drop_value_statements(tokens, mentions, lexicon)
+    fill_elliptic_lists(tokens, mentions, lexicon, default_side)
+    # "How about 2 water for 3 food?": the list got its side only now.
+    apply_exchanges(tokens, mentions, lexicon)
+
+
+def _opens_purpose(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
+    """ "to" + a verb other than one of having or giving starts a clause of purpose
+    ("i need firewood to cook the food"); "to have", "to you", "to 2" do not."""
+    if i >= len(tokens):
+        return False
+    word = tokens[i]
+    return not (
+        lexicon.has("possess", word)
+        or lexicon.has("imperative", word)
+        or lexicon.has("give", word)
+        or lexicon.has("determiner", word)
+        or lexicon.has("boundary", word)
+        or lexicon.has("all", word)
+        or lexicon.number(word) is not None
+        or word in lexicon.item_words
+        or person(word, lexicon, subject=False) is not None
+        or not word.isalpha()
+    )
+
+
+def _opens_clause(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
+    """The verb at ``i`` starts a new clause ("fine, take the hat"), unless its subject
+    stands right before the boundary word ("i also send")."""
+    if i == 0:
+        return True
+    prev = tokens[i - 1]
+    opens = (
+        lexicon.has("sentence_end", prev)
+        or lexicon.has("interjection", prev)
+        or (lexicon.has("boundary", prev) and not lexicon.has("conjunction", prev))
+    )
+    return opens and not (i > 1 and person(tokens[i - 2], lexicon, subject=True) is not None)

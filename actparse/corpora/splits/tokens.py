@@ -1,0 +1,80 @@
+"""Step 1: the tokens of a message as the split parser reads them.
+
+Lowercase, apostrophes normalised (backticks, curly quotes), contractions expanded
+("can't" -> can not, "i'll" -> i will) and the multi-word phrases of the lexicon read as
+one token ("everything else" -> the-rest). The tag rules of the split corpora see these
+tokens too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import regex
+
+from actparse.corpora.splits.lexicon import SplitLexicon
+
+__all__ = ["EXCHANGE_FOR", "tokenize"]
+
+# Words, numbers, and single other characters; an apostrophe inside a word keeps the
+# word whole so that contractions can be looked up.
+_TOKEN = regex.compile(r"[a-z]+(?:'[a-z]+)*|\d+|[^\sa-z\d]", regex.VERSION0)
+# Backticks, acute accents and curly quotes all stand for the apostrophe.
+_APOSTROPHES = str.maketrans({"`": "'", "\u2019": "'", "\u2018": "'", "\u00b4": "'"})
+# Clitics split off a word after an apostrophe ("i'll" -> i will).
+_CLITICS = {"ll": "will", "d": "would", "m": "am", "re": "are", "ve": "have", "s": "is"}
+
+# The token the phrase table makes of "in exchange for" and "in return for".
+EXCHANGE_FOR = "exchange-for"
+
+
+def _expand(token: str, lexicon: SplitLexicon) -> Iterable[str]:
+    replacement = lexicon.contractions.get(token)
+    if replacement is not None:
+        return replacement
+    if "'" not in token:
+        for suffix in ("ent", "nt"):
+            stem = token[: -len(suffix)]
+            if token.endswith(suffix) and stem in lexicon.words["negatable"]:
+                # "couldent", "wouldnt": misspelt negated auxiliaries.
+                return (stem, "not")
+        return (token,)
+    if token.endswith("n't"):
+        return (token[:-3], "not")
+    stem, _, clitic = token.partition("'")
+    expanded = _CLITICS.get(clitic)
+    if expanded is None:
+        return (stem,)
+    stem_parts = lexicon.contractions.get(stem, (stem,))
+    return (*stem_parts, expanded)
+
+
+def tokenize(text: str, lexicon: SplitLexicon) -> tuple[str, ...]:
+    """The normalised tokens of a message: lowercase, contractions expanded, phrases joined."""
+    raw = _TOKEN.findall(text.lower().translate(_APOSTROPHES))
+    tokens: list[str] = []
+    for token in raw:
+        if token.isspace():
+            continue  # separators the pattern's ASCII \s does not cover
+        tokens.extend(_expand(token, lexicon))
+    return _join_phrases(tokens, lexicon.phrases)
+
+
+def _join_phrases(
+    tokens: Sequence[str], phrases: Mapping[str, tuple[tuple[tuple[str, ...], str], ...]]
+) -> tuple[str, ...]:
+    """Replace every phrase of the table by its token, the longest match first."""
+    out: list[str] = []
+    i = 0
+    n = len(tokens)
+    while i < n:
+        for words, replacement in phrases.get(tokens[i], ()):
+            k = len(words)
+            if tuple(tokens[i : i + k]) == words:
+                out.append(replacement)
+                i += k
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return tuple(out)

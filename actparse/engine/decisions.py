@@ -1,0 +1,84 @@
+"""The decision list every corpus decides its intents with: named rules, first that holds wins.
+
+A corpus describes what its rules see of a message as a *view* (its tags and the
+dialogue state that matters, a small named tuple or dataclass) and lists its rules in
+order. :class:`DecisionList` is generic in the view, so each corpus keeps its own facts
+while the mechanism, the names and the fallback are one::
+
+    RULES = DecisionList(
+        (
+            IntentRule("question", "inquire", lambda m: "question" in m.tags),
+            IntentRule("greeting", "greet", lambda m: "greeting" in m.tags),
+        ),
+        fallback="unknown",
+    )
+    RULES.decide(view)            # -> "inquire"
+    RULES.decide_with_rule(view)  # -> ("inquire", "question")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Generic, NamedTuple, TypeVar
+
+__all__ = ["NO_RULE", "DecisionList", "IntentRule"]
+
+V = TypeVar("V")
+#: The rule name :meth:`DecisionList.decide_with_rule` reports when the fallback applied.
+NO_RULE = "no-rule"
+
+
+class IntentRule(NamedTuple, Generic[V]):
+    """One rule: its name, the intent it gives, and when it holds."""
+
+    name: str
+    intent: str
+    holds: Callable[[V], bool]
+
+
+class DecisionList(Generic[V]):
+    """Named rules evaluated in order; the intent of the first that holds wins, else the
+    fallback. Rule names are unique, so a decision can always be explained."""
+
+    __slots__ = ("_pairs", "fallback", "rules")
+
+    def __init__(self, rules: Sequence[IntentRule[V]], fallback: str = "unknown") -> None:
+        names = [rule.name for rule in rules]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise ValueError(f"decision list: rule name(s) used twice: {repeated}")
+        self.rules: tuple[IntentRule[V], ...] = tuple(IntentRule(*rule) for rule in rules)
+        self.fallback = fallback
+        # (condition, intent) pairs: the per-turn loop touches nothing else.
+        self._pairs = tuple((rule.holds, rule.intent) for rule in self.rules)
+
+    def decide(self, view: V) -> str:
+        """The intent of the first rule that holds for ``view``."""
+        for holds, intent in self._pairs:
+            if holds(view):
+                return intent
+        return self.fallback
+
+    def decide_with_rule(self, view: V) -> tuple[str, str]:
+        """``(intent, rule name)``; the name is :data:`NO_RULE` when the fallback applied."""
+        for rule in self.rules:
+            if rule.holds(view):
+                return rule.intent, rule.name
+        return self.fallback, NO_RULE
+
+    @property
+    def intents(self) -> tuple[str, ...]:
+        """Every intent the list can give, in rule order, the fallback last."""
+        return tuple(dict.fromkeys((*(r.intent for r in self.rules), self.fallback)))
+
+    def __iter__(self) -> Iterator[IntentRule[V]]:
+        return iter(self.rules)
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    def __getitem__(self, name: str) -> IntentRule[V]:
+        for rule in self.rules:
+            if rule.name == name:
+                return rule
+        raise KeyError(name)

@@ -1,0 +1,175 @@
+"""The one loader of rule files: YAML that remembers lines, key checks, shipped files.
+
+Every declarative file under ``rules/`` (tag rules, the coarse act space, the item-split
+lexicon, the extended price rules, the learned price lexicon) is read here:
+:func:`read_document` parses JSON, or YAML with a ``__line__`` on every mapping, and the
+helpers check records against their allowed keys so that a typo fails loudly with
+``file:line``. Shipped files are found with :func:`shipped` (``rules/<folder>/<name>``),
+installed inside the package or, in a source checkout, at the top level.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import json
+from collections.abc import Callable, Collection
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+
+__all__ = [
+    "LINE",
+    "RuleError",
+    "check_keys",
+    "line_loader",
+    "load_file",
+    "parse_json",
+    "parse_yaml",
+    "read_document",
+    "rules_dir",
+    "shipped",
+    "string_list",
+    "where",
+]
+
+#: The key the loader adds to every mapping: the line it starts on (from 1).
+LINE = "__line__"
+
+T = TypeVar("T")
+
+
+class RuleError(ValueError):
+    """A rule file is malformed; the message names the file and the line."""
+
+
+def rules_dir() -> Traversable:
+    """The directory holding the shipped rule files.
+
+    Installed, it is ``actparse/rules`` inside the package; in a source checkout the
+    top-level ``rules/`` is used.
+    """
+    packaged = importlib.resources.files("actparse").joinpath("rules")
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "rules"
+
+
+def shipped(*parts: str) -> Traversable:
+    """A shipped rule file, e.g. ``shipped("craigslist", "tags.yaml")``."""
+    return rules_dir().joinpath(*parts)
+
+
+class _LineLoader(yaml.SafeLoader):
+    """A safe YAML loader that remembers the line of every mapping."""
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str, Any]:
+    mapping = loader.construct_mapping(node, deep=True)
+    mapping[LINE] = node.start_mark.line + 1
+    return mapping  # type: ignore[return-value]
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def line_loader() -> type[yaml.SafeLoader]:
+    """The safe YAML loader that adds ``__line__`` to every mapping."""
+    return _LineLoader
+
+
+def parse_yaml(text: str, source: str) -> Any:
+    """A YAML document with line numbers; invalid YAML is a :class:`RuleError` naming the
+    file and, where YAML says, the line."""
+    try:
+        return yaml.load(text, Loader=_LineLoader)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        raise RuleError(f"{source}{line}: not valid YAML: {err}") from None
+
+
+def parse_json(text: str, source: str) -> Any:
+    """A JSON document (learned lexicons); invalid JSON is a :class:`RuleError` naming the
+    file and the line."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise RuleError(f"{source}:{err.lineno}: not valid JSON: {err.msg}") from None
+
+
+def read_document(path: str | Path | Traversable) -> Any:
+    """Read and parse a rule file: JSON when its name ends in ``.json``, else YAML with
+    line numbers (see :func:`parse_yaml`)."""
+    file = Path(path) if isinstance(path, str) else path
+    text = file.read_text(encoding="utf-8")
+    if str(path).endswith(".json"):
+        return parse_json(text, _display(path))
+    return parse_yaml(text, _display(path))
+
+
+def _display(path: str | Path | Traversable) -> str:
+    """How a file is named in errors: shipped files relative to ``rules/``."""
+    text = str(path)
+    root = str(rules_dir())
+    if text.startswith(root):
+        return "rules" + text[len(root) :].replace("\\", "/")
+    return text
+
+
+def load_file(
+    path: str | Path | Traversable | None,
+    default: tuple[str, ...],
+    parse: Callable[[Any, str], T],
+) -> T:
+    """Load a rule file with ``parse(document, source)``; ``path=None`` loads the shipped
+    file ``default`` (parsed once per process)."""
+    if path is None:
+        return _shipped_file(default, parse)  # type: ignore[no-any-return]
+    return parse(read_document(path), _display(path))
+
+
+@functools.cache
+def _shipped_file(parts: tuple[str, ...], parse: Callable[[Any, str], Any]) -> Any:
+    file = shipped(*parts)
+    return parse(read_document(file), "rules/" + "/".join(parts))
+
+
+def where(source: str, record: Any) -> str:
+    """``source:line`` of a mapping read by :func:`read_document` (``?`` if unknown)."""
+    line = record.get(LINE, "?") if isinstance(record, dict) else "?"
+    return f"{source}:{line}"
+
+
+def check_keys(
+    record: Any,
+    allowed: Collection[str],
+    at: str,
+    what: str,
+    required: Collection[str] = (),
+) -> dict[str, Any]:
+    """``record`` if it is a mapping with only ``allowed`` keys and every ``required``
+    one; otherwise a :class:`RuleError` at ``at`` naming ``what`` and the keys."""
+    if not isinstance(record, dict):
+        raise RuleError(f"{at}: {what} must be a mapping, got {record!r}")
+    extra = set(record) - set(allowed) - {LINE}
+    if extra:
+        raise RuleError(f"{at}: {what}: unknown key(s) {sorted(extra)}; allowed: {sorted(allowed)}")
+    missing = set(required) - set(record)
+    if missing:
+        raise RuleError(f"{at}: {what}: missing key(s) {sorted(missing)}")
+    return record
+
+
+def string_list(value: Any, at: str, key: str, *, single: bool = False) -> tuple[str, ...]:
+    """A list of strings (numbers read as words); with ``single`` a lone string too."""
+    if single and isinstance(value, str):
+        return (value,)
+    if not isinstance(value, list) or not all(
+        isinstance(v, (str, int)) and not isinstance(v, bool) for v in value
+    ):
+        kind = "a string or a list of strings" if single else "a list of words"
+        raise RuleError(f"{at}: '{key}' must be {kind}")
+    return tuple(str(v) for v in value)

@@ -1,0 +1,349 @@
+"""Tag rules: validation and matching, shared by every corpus.
+
+A tag-rule file (``rules/<corpus>/tags.yaml``, read by :mod:`actparse.engine.rulefiles`)
+lists named rules. Each rule is a record with a name, the tag it sets, how it matches, the values
+it matches, and examples and counterexamples that the test-suite runs. Records are
+checked against the allowed keys so that a typo fails loudly, naming the file and line.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+import regex
+
+from actparse.engine.guard import timeout_for
+from actparse.engine.rulefiles import RuleError, check_keys, load_file, string_list, where
+
+__all__ = ["MATCH_KINDS", "Rule", "RuleSet", "literal_alternatives", "load_rules", "parse_rules"]
+
+#: How a rule can match. ``*-token`` kinds look at the Cocoa tokens of a message;
+#: ``text-*`` kinds look at its raw text.
+MATCH_KINDS = {
+    "first-token": "the first token is one of the values",
+    "last-token": "the last token is one of the values",
+    "any-token": "some token is one of the values",
+    "text-search": "a value (a regular expression) is found somewhere in the raw text",
+    "text-whole": "a value (a regular expression) matches the whole raw text",
+}
+REQUIRED_KEYS = frozenset({"name", "tag", "match", "values"})
+ALLOWED_KEYS = REQUIRED_KEYS | {"description", "ignore_case", "examples", "counterexamples"}
+FILE_KEYS = frozenset({"description", "rules"})
+
+# Cocoa ran on Python 2, where patterns compiled without re.UNICODE have ASCII-only
+# \w, \d, \s and case folding; VERSION0 keeps the `re`-compatible semantics.
+_BASE_FLAGS = regex.VERSION0 | regex.ASCII
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One named matching rule."""
+
+    name: str
+    tag: str
+    match: str
+    values: tuple[str, ...]
+    description: str = ""
+    ignore_case: bool = False
+    examples: tuple[str, ...] = ()
+    counterexamples: tuple[str, ...] = ()
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        patterns: tuple[regex.Pattern[str], ...] = ()
+        if self.match.startswith("text-"):
+            flags = _BASE_FLAGS | (regex.IGNORECASE if self.ignore_case else 0)
+            patterns = tuple(regex.compile(v, flags) for v in self.values)
+        object.__setattr__(self, "_patterns", patterns)
+        object.__setattr__(self, "_words", frozenset(self.values))
+
+    def matches(self, tokens: Sequence[str], text: str) -> bool:
+        """Whether the rule holds for a message with these tokens and raw text."""
+        words: frozenset[str] = self._words  # type: ignore[attr-defined]
+        patterns: tuple[regex.Pattern[str], ...] = self._patterns  # type: ignore[attr-defined]
+        kind = self.match
+        if kind == "any-token":
+            return not words.isdisjoint(tokens)
+        if kind == "first-token":
+            return bool(tokens) and tokens[0] in words
+        if kind == "last-token":
+            return bool(tokens) and tokens[-1] in words
+        if kind == "text-search":
+            return any(p.search(text, timeout=timeout_for(text)) for p in patterns)
+        # text-whole: Cocoa used re.match with ^...$ anchors written in the pattern.
+        return any(p.match(text, timeout=timeout_for(text)) for p in patterns)
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+#: A finite alternation expands to at most this many literals before regex is kept.
+_MAX_LITERALS = 64
+
+
+def literal_alternatives(pattern: str) -> tuple[str, ...] | None:
+    """The strings a pattern matches, when it is a finite alternation of literals.
+
+    ``"go (lower|higher)"`` gives ``("go lower", "go higher")``; any pattern with a
+    class, a repeat, an anchor or a flag gives ``None``. Searching for such a pattern is
+    exactly searching for any of its strings, which plain ``in`` does far faster than a
+    regex call.
+    """
+    try:
+        # The standard library's own regex parser (private, hence the guarded import).
+        _parser: Any = importlib.import_module("re._parser")
+        BRANCH, IN, LITERAL, SUBPATTERN = (
+            _parser.BRANCH,
+            _parser.IN,
+            _parser.LITERAL,
+            _parser.SUBPATTERN,
+        )
+    except (ImportError, AttributeError):  # pragma: no cover - another Python version
+        return None
+    try:
+        tree = _parser.parse(pattern)
+    except Exception:  # anything re cannot read stays a regex
+        return None
+    if tree.state.flags & ~_parser.SRE_FLAG_UNICODE:  # a global inline flag: (?i), (?x)
+        return None
+
+    def expand(items: Any) -> list[str] | None:
+        out = [""]
+        for op, arg in items:
+            parts: list[str] | None
+            if op is LITERAL:
+                parts = [chr(arg)]
+            elif op is IN and all(item_op is LITERAL for item_op, _ in arg):
+                parts = [chr(code) for _, code in arg]  # "(a|b)" parses as the class [ab]
+            elif op is SUBPATTERN and arg[1] == 0 and arg[2] == 0:  # no inline flags
+                parts = expand(arg[3])
+            elif op is BRANCH:
+                alternatives: list[str] = []
+                for branch in arg[1]:
+                    expanded = expand(branch)
+                    if expanded is None:
+                        return None
+                    alternatives.extend(expanded)
+                parts = alternatives
+            else:
+                return None
+            if parts is None:
+                return None
+            out = [a + b for a in out for b in parts]
+            if len(out) > _MAX_LITERALS:
+                return None
+        return out
+
+    literals = expand(tree)
+    if not literals or "" in literals or not all(lit.isascii() for lit in literals):
+        return None
+    return tuple(literals)
+
+
+class _TagMatcher:
+    """All rules of one tag folded into set lookups and as few text checks as possible.
+
+    Matching a message against every rule one by one costs a regex call per value.
+    Search patterns that are finite alternations of ASCII literals ("come down",
+    "go (lower|higher)") become substring tests (on ASCII-lowercased text when the rule
+    ignores case, as Python 2's ASCII case folding did); the other patterns fold into a
+    single regex per (kind, case). The result is the same as rule by rule.
+    """
+
+    __slots__ = (
+        "any_token",
+        "first_token",
+        "folded_literals",
+        "last_token",
+        "literals",
+        "searches",
+        "wholes",
+    )
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self.any_token = frozenset(v for r in rules if r.match == "any-token" for v in r.values)
+        self.first_token = frozenset(v for r in rules if r.match == "first-token" for v in r.values)
+        self.last_token = frozenset(v for r in rules if r.match == "last-token" for v in r.values)
+        literals: list[str] = []
+        folded: list[str] = []
+        searches: list[regex.Pattern[str]] = []
+        wholes: list[regex.Pattern[str]] = []
+        for kind, into in (("text-search", searches), ("text-whole", wholes)):
+            for ignore_case in (False, True):
+                values = []
+                for r in rules:
+                    if r.match != kind or r.ignore_case != ignore_case:
+                        continue
+                    for v in r.values:
+                        found = literal_alternatives(v) if kind == "text-search" else None
+                        if found is None:
+                            values.append(v)
+                        elif ignore_case:
+                            folded.extend(lit.translate(_ASCII_LOWER) for lit in found)
+                        else:
+                            literals.extend(found)
+                if values:
+                    flags = _BASE_FLAGS | (regex.IGNORECASE if ignore_case else 0)
+                    into.append(regex.compile("|".join(f"(?:{v})" for v in values), flags))
+        self.literals = tuple(literals)
+        self.folded_literals = tuple(folded)
+        self.searches = tuple(searches)
+        self.wholes = tuple(wholes)
+
+    @property
+    def has_text_rules(self) -> bool:
+        """Whether any rule of the tag looks at the raw text."""
+        return bool(self.literals or self.folded_literals or self.searches or self.wholes)
+
+    def __call__(self, tokens: Sequence[str], text: str) -> bool:
+        if tokens and (tokens[0] in self.first_token or tokens[-1] in self.last_token):
+            return True
+        if self.any_token and not self.any_token.isdisjoint(tokens):
+            return True
+        return self.text_matches(text, timeout_for(text))
+
+    def text_matches(self, text: str, timeout: float | None) -> bool:
+        """Whether a text rule of the tag matches the raw message."""
+        for literal in self.literals:
+            if literal in text:
+                return True
+        if self.folded_literals:
+            # Python 2 folded ASCII letters only; on ASCII text lower() is that, and fast.
+            lowered = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+            for literal in self.folded_literals:
+                if literal in lowered:
+                    return True
+        if timeout is None:
+            # `regex` parses a timeout keyword even when it is None, at a cost of more
+            # than half a short match: on short texts leave it out.
+            for pattern in self.searches:
+                if pattern.search(text):
+                    return True
+            for pattern in self.wholes:  # noqa: SIM110 (a generator costs as much as a match)
+                if pattern.match(text):
+                    return True
+            return False
+        for pattern in self.searches:
+            if pattern.search(text, timeout=timeout):
+                return True
+        return any(pattern.match(text, timeout=timeout) for pattern in self.wholes)
+
+
+class RuleSet:
+    """Rules grouped by the tag they set; a tag holds when any of its rules matches."""
+
+    def __init__(self, rules: Iterable[Rule]) -> None:
+        self.rules: tuple[Rule, ...] = tuple(rules)
+        by_tag: dict[str, list[Rule]] = {}
+        for rule in self.rules:
+            by_tag.setdefault(rule.tag, []).append(rule)
+        self.by_tag: dict[str, tuple[Rule, ...]] = {k: tuple(v) for k, v in by_tag.items()}
+        self._matchers = {tag: _TagMatcher(rules) for tag, rules in self.by_tag.items()}
+        # Word -> tags indexes, so one message's token rules cost a few set operations.
+        self._by_first: dict[str, set[str]] = {}
+        self._by_last: dict[str, set[str]] = {}
+        self._by_any: dict[str, set[str]] = {}
+        for tag, m in self._matchers.items():
+            for index, words in (
+                (self._by_first, m.first_token),
+                (self._by_last, m.last_token),
+                (self._by_any, m.any_token),
+            ):
+                for word in words:
+                    index.setdefault(word, set()).add(tag)
+        self._any_words = frozenset(self._by_any)
+        self._text_tags = frozenset(tag for tag, m in self._matchers.items() if m.has_text_rules)
+
+    def has(self, tag: str, tokens: Sequence[str], text: str) -> bool:
+        """Whether ``tag`` holds for the message."""
+        matcher = self._matchers.get(tag)
+        return matcher is not None and matcher(tokens, text)
+
+    def tags(self, wanted: Sequence[str], tokens: Sequence[str], text: str) -> list[str]:
+        """The tags of ``wanted`` that hold for the message, in that order.
+
+        The same as asking :meth:`has` for each tag, in one pass: this is per-turn work.
+        """
+        hits: set[str] = set()
+        if tokens:
+            hits.update(self._by_first.get(tokens[0], ()))
+            hits.update(self._by_last.get(tokens[-1], ()))
+            for word in self._any_words.intersection(tokens):
+                hits.update(self._by_any[word])
+        timeout = timeout_for(text)
+        found = []
+        for tag in wanted:
+            if tag in hits or (
+                tag in self._text_tags and self._matchers[tag].text_matches(text, timeout)
+            ):
+                found.append(tag)
+        return found
+
+    def __getitem__(self, name: str) -> Rule:
+        for rule in self.rules:
+            if rule.name == name:
+                return rule
+        raise KeyError(name)
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+
+def parse_rules(doc: Any, source: str) -> list[Rule]:
+    """Validate the rules of one parsed YAML document; ``source`` names it in errors."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("rules"), list):
+        raise RuleError(f"{source}:1: expected a mapping with a 'rules' list")
+    check_keys(doc, FILE_KEYS, f"{source}:1", "the rule file")
+    rules: list[Rule] = []
+    seen: set[str] = set()
+    for record in doc["rules"]:
+        if not isinstance(record, dict):
+            raise RuleError(f"{source}: every rule must be a mapping, got {record!r}")
+        name = record.get("name", "?")
+        at = where(source, record)
+        what = f"rule '{name}'"
+        check_keys(record, ALLOWED_KEYS, at, what, required=REQUIRED_KEYS)
+        if record["match"] not in MATCH_KINDS:
+            raise RuleError(
+                f"{at}: {what}: unknown match kind {record['match']!r}; "
+                f"one of {sorted(MATCH_KINDS)}"
+            )
+        if name in seen:
+            raise RuleError(f"{at}: {what}: duplicate rule name")
+        seen.add(name)
+        context = f"{at}: {what}"
+        try:
+            rule = Rule(
+                name=str(name),
+                tag=str(record["tag"]),
+                match=record["match"],
+                values=string_list(record["values"], context, "values", single=True),
+                description=str(record.get("description", "")),
+                ignore_case=bool(record.get("ignore_case", False)),
+                examples=string_list(record.get("examples", []), context, "examples", single=True),
+                counterexamples=string_list(
+                    record.get("counterexamples", []), context, "counterexamples", single=True
+                ),
+                source=at,
+            )
+        except regex.error as err:
+            raise RuleError(f"{context}: bad regular expression: {err}") from None
+        rules.append(rule)
+    return rules
+
+
+def _rule_set(doc: Any, source: str) -> RuleSet:
+    return RuleSet(parse_rules(doc, source))
+
+
+def load_rules(
+    path: str | Path | Traversable | None = None, *, default: tuple[str, ...] = ()
+) -> RuleSet:
+    """Load a tag-rule file; with no ``path``, the shipped file ``default`` (its parts
+    under ``rules/``, e.g. ``("craigslist", "tags.yaml")``), loaded once per process."""
+    if path is None and not default:
+        raise TypeError("load_rules needs a path or a default shipped file")
+    return load_file(path, default, _rule_set)

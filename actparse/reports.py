@@ -1,0 +1,175 @@
+"""One report interface for every corpus' evaluation.
+
+Each corpus' evaluator returns a :class:`Report`: its figures (:meth:`Report.summary`),
+the headline figure that ``actparse eval --min-agreement`` checks, readable worst cases
+(:class:`Miss`, each disagreeing turn with the reference, ours and the reason, worst
+first) and the tables a person reads (:meth:`Report.tables`). ``to_json`` has the same
+top-level keys for every corpus: ``corpus``, ``dialogues``, ``headline``, ``figures``
+and ``misses``. Rendering to a terminal is :mod:`actparse.render`'s job.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from actparse.io.records import Record
+from actparse.models import Dialogue
+
+__all__ = [
+    "JSON_KEYS",
+    "Miss",
+    "MissTurn",
+    "Report",
+    "Table",
+    "format_figure",
+    "located",
+]
+
+#: The top-level keys of :meth:`Report.to_json`, the same for every corpus.
+JSON_KEYS = ("corpus", "dialogues", "headline", "figures", "misses")
+
+
+@dataclass(frozen=True)
+class MissTurn:
+    """One turn where we disagree with the reference: what each side says, and why."""
+
+    turn: int
+    agent: int
+    text: str
+    reference: str
+    ours: str
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON view."""
+        return {
+            "turn": self.turn,
+            "agent": self.agent,
+            "text": self.text,
+            "reference": self.reference,
+            "ours": self.ours,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Miss:
+    """A dialogue we got wrong: where it is, what went wrong in one line, the turns that
+    disagree, and optionally the dialogue itself as lines to read them in."""
+
+    where: str
+    summary: str
+    turns: tuple[MissTurn, ...] = ()
+    context: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON view."""
+        out: dict[str, Any] = {
+            "where": self.where,
+            "summary": self.summary,
+            "turns": [t.to_dict() for t in self.turns],
+        }
+        if self.context:
+            out["context"] = list(self.context)
+        return out
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table for people: a title, column names, rows of text, and a line to read first."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    note: str = ""
+
+
+def format_figure(key: str, value: Any) -> str:
+    """A figure as people read it: shares as percentages, rates (``*_per_*``) plainly,
+    mappings as ``key value`` pairs."""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.2f}" if "per_" in key else f"{value:.2%}"
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {format_figure(key, v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+class Report(ABC):
+    """What every corpus' evaluation offers."""
+
+    #: The corpus evaluated.
+    corpus: str
+    #: The figure of :meth:`summary` that ``--min-agreement`` checks.
+    headline: ClassVar[str]
+
+    @abstractmethod
+    def summary(self) -> dict[str, Any]:
+        """The figures: ``dialogues`` and the corpus' own (shares as fractions in 0..1)."""
+
+    @abstractmethod
+    def misses(self, n: int | None = None) -> list[Miss]:
+        """The dialogues we got wrong, worst first (all when ``n`` is ``None``)."""
+
+    def figures(self) -> dict[str, Any]:
+        """What ``--json`` prints under ``figures``: :meth:`summary`, plus any breakdowns
+        a corpus adds."""
+        return self.summary()
+
+    def headline_value(self) -> float:
+        """The value of the headline figure."""
+        return float(self.summary()[self.headline])
+
+    def title(self) -> str:
+        """The title of the figures table."""
+        return f"{self.corpus}: agreement with the reference"
+
+    def tables(self) -> list[Table]:
+        """The figures as tables: the single figures in one, each breakdown (a mapping of
+        counts or shares) in a table of its own."""
+        figures = self.figures()
+        single = tuple(
+            (key, format_figure(key, value))
+            for key, value in figures.items()
+            if not isinstance(value, (Mapping, list, tuple))
+        )
+        tables = [Table(self.title(), ("figure", "value"), single)]
+        for key, value in figures.items():
+            if isinstance(value, Mapping) and value:
+                rows = tuple((str(k), format_figure(key, v)) for k, v in value.items())
+                tables.append(Table(key, ("", "value"), rows))
+        return tables
+
+    def to_json(self, worst: int | None = None) -> dict[str, Any]:
+        """``corpus``, ``dialogues``, ``headline`` (its name and value), ``figures`` (the
+        rest of :meth:`figures`) and ``misses`` (the ``worst`` first, or all)."""
+        figures = dict(self.figures())
+        figures.pop("corpus", None)
+        dialogues = figures.pop("dialogues")
+        return {
+            "corpus": self.corpus,
+            "dialogues": dialogues,
+            "headline": {"figure": self.headline, "value": self.headline_value()},
+            "figures": figures,
+            "misses": [m.to_dict() for m in self.misses(worst)],
+        }
+
+
+def located(items: Iterable[Record | Dialogue]) -> Iterator[tuple[str, Dialogue]]:
+    """``(where, dialogue)`` for each input of an evaluator: a :class:`Record` is named by
+    its ``file:line`` (and its corpus id, when it has one), a bare :class:`Dialogue` by its
+    id or its position from 1."""
+    for number, item in enumerate(items, start=1):
+        if isinstance(item, Record):
+            dialogue = item.dialogue()
+            where = item.where if dialogue.id is None else f"{item.where} ({dialogue.id})"
+        else:
+            dialogue = item
+            where = dialogue.id if dialogue.id is not None else f"dialogue {number}"
+        yield where, dialogue

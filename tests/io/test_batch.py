@@ -1,0 +1,139 @@
+"""Batch labelling: bad input with nothing lost, parallel order, gzip, Parquet and
+datasets.map giving the same acts as the JSON lines path."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from actparse import label_batch
+from actparse.cli import app
+from actparse.corpora.craigslist.parser import default_parser
+from actparse.io.batch import _release_freed_memory, iter_items, label_items
+from actparse.io.records import InputError, read_records
+
+runner = CliRunner()
+
+
+def _lines(fixtures: Path) -> list[str]:
+    return (fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()
+
+
+@pytest.fixture
+def bad_file(fixtures: Path, tmp_path: Path) -> Path:
+    lines = _lines(fixtures)
+    no_utterance = json.loads(lines[0])
+    del no_utterance["utterance"]
+    huge = json.loads(lines[1])
+    huge["utterance"][0] = "so " * 350_000 + "would you take $100?"  # about 1 MB
+    path = tmp_path / "bad.jsonl"
+    path.write_text(
+        "\n".join([lines[0], "{not json", json.dumps(no_utterance), json.dumps(huge), lines[2]])
+        + "\n"
+    )
+    return path
+
+
+def test_keep_writes_every_record_and_counts_the_bad_ones(bad_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["label", str(bad_file), "-o", str(out), "--on-error", "keep"])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(records) == 5
+    errors = [r.get("actparse_error") for r in records]
+    assert errors[0] is None and errors[3] is None and errors[4] is None
+    assert errors[1].startswith(f"{bad_file}:2: not valid JSON")
+    assert records[1]["actparse_input"] == "{not json\n"
+    assert errors[2] == f"{bad_file}:3: missing field 'utterance'"
+    assert "turn" not in records[2] and "dialogue_acts" in records[2]  # kept unchanged
+    assert "2 of 5 records could not be labelled" in result.output
+
+
+def test_stop_names_the_line_and_leaves_no_file(bad_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["label", str(bad_file), "-o", str(out)])
+    assert result.exit_code == 1
+    assert f"{bad_file}:2: not valid JSON" in result.output
+    assert not out.exists()
+    assert not list(tmp_path.glob(".*part"))
+
+
+def test_a_bad_record_leaves_its_batch_neighbours_as_they_were(
+    bad_file: Path, fixtures: Path
+) -> None:
+    # The bad records make their batch fall back to labelling record by record.
+    kept = [o.line for o in label_items(iter_items(bad_file), on_error="keep")]
+    clean = [o.line for o in label_items(iter_items(fixtures / "craigslist_validation_20.jsonl"))]
+    assert kept[0] == clean[0] and kept[4] == clean[2]
+
+
+def test_parse_many_gives_what_parse_gives(fixtures: Path) -> None:
+    parser = default_parser()
+    dialogues = [r.dialogue() for r in read_records(fixtures / "craigslist_validation_20.jsonl")]
+    assert parser.parse_many(dialogues) == [parser.parse(d) for d in dialogues]
+
+
+def test_parallel_output_keeps_input_order(fixtures: Path) -> None:
+    source = fixtures / "craigslist_validation_20.jsonl"
+    one = [o.line for o in label_items(iter_items(source), jobs=1)]
+    two = [o.line for o in label_items(iter_items(source), jobs=2)]
+    assert one == two and len(one) == 20
+
+
+def test_gzip_in_and_out(fixtures: Path, tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl.gz"
+    source.write_bytes(gzip.compress((fixtures / "craigslist_validation_20.jsonl").read_bytes()))
+    out = tmp_path / "out.jsonl.gz"
+    result = runner.invoke(app, ["label", str(source), "-o", str(out), "-j", "1"])
+    assert result.exit_code == 0, result.output
+    plain = runner.invoke(app, ["label", str(fixtures / "craigslist_validation_20.jsonl")])
+    got = gzip.decompress(out.read_bytes()).decode().splitlines()
+    assert got == [line for line in plain.stdout.splitlines() if line.startswith("{")]
+
+
+def _acts_of_json_path(fixtures: Path) -> list[dict[str, list[object]]]:
+    return [
+        json.loads(o.line)["dialogue_acts"]
+        for o in label_items(iter_items(fixtures / "craigslist_validation_20.jsonl"))
+    ]
+
+
+def test_parquet_gives_the_same_acts(fixtures: Path, tmp_path: Path) -> None:
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    rows = [json.loads(line) for line in _lines(fixtures)]
+    table = pa.Table.from_pylist(rows)
+    source = tmp_path / "in.parquet"
+    pq.write_table(table, source)
+    out = tmp_path / "out.parquet"
+    result = runner.invoke(app, ["label", str(source), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    labelled = pq.read_table(out)
+    assert labelled.schema == table.schema  # the HF column layout is kept
+    assert labelled.column("dialogue_acts").to_pylist() == _acts_of_json_path(fixtures)
+
+
+def test_datasets_map_gives_the_same_acts(fixtures: Path) -> None:
+    datasets = pytest.importorskip("datasets")
+    rows = [json.loads(line) for line in _lines(fixtures)]
+    dataset = datasets.Dataset.from_list(rows)
+    mapped = dataset.map(label_batch, batched=True, num_proc=2)
+    assert mapped["dialogue_acts"] == _acts_of_json_path(fixtures)
+
+
+def test_label_batch_says_when_the_columns_are_not_hf_craigslist(fixtures: Path) -> None:
+    transcript = json.loads((fixtures / "craigslist_transcripts_20.json").read_text())[0]
+    columns = {name: [value] for name, value in transcript.items()}
+    with pytest.raises(InputError, match=r"keeps its acts in one column \(hf\), not cocoa"):
+        label_batch(columns)
+
+
+def test_the_parent_can_hand_freed_memory_back() -> None:
+    # glibc's malloc_trim where there is one, a no-op elsewhere; either way it is safe.
+    release = _release_freed_memory()
+    release()
+    release()
