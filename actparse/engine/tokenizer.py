@@ -17,9 +17,9 @@ Punkt's machinery (see :mod:`actparse.engine.sentences`).
 Everything below reproduces those steps output for output, including Python 2's
 regex semantics: patterns NLTK compiled without ``re.UNICODE`` have ASCII-only
 ``\\w``, ``\\d``, ``\\s`` and ``\\b`` (we compile them with ``regex.ASCII``), while the
-ones compiled with ``re.UNICODE`` use Python's own notion of whitespace, which we
-spell out in :mod:`actparse.engine.sentences` because the ``regex`` module's Unicode ``\\s`` differs from
-``str.isspace`` on U+001C..U+001F.
+ones compiled with ``re.UNICODE`` use Python's own notion of whitespace, which
+:mod:`actparse.engine.sentences` spells out because the ``regex`` module's Unicode
+``\\s`` differs from ``str.isspace`` on U+001C..U+001F.
 
 For speed and to avoid pathological backtracking, some steps are computed directly
 instead of with NLTK's regexes, always with provably identical results: Punkt's

@@ -1,0 +1,160 @@
+"""MutualFriends: reading files, and malformed records that say what is wrong."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from actparse.corpora.mutualfriends import CORPUS
+from actparse.corpora.mutualfriends.parser import MutualFriendsParser
+from actparse.corpora.mutualfriends.reader import dialogue_from_mutualfriends
+from actparse.corpora.mutualfriends.writer import write_mutualfriends
+from actparse.io.records import InputError, Record, read_records
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+CARD = FIXTURES / "mutualfriends_card_sample.jsonl"
+HANDMADE_COCOA = FIXTURES / "mutualfriends_handmade_cocoa.json"
+#: The shipped parser, built once for the module (it only caches name shapes).
+PARSER = MutualFriendsParser()
+#: The registry's format name of both layouts.
+FORMAT = CORPUS
+
+
+def _read(path: Path) -> list[Record]:
+    return list(read_records(path, FORMAT))
+
+
+def _records(path: Path) -> list[dict[str, Any]]:
+    return [record.raw for record in _read(path)]
+
+
+def _label(raw: dict[str, Any]) -> dict[str, Any]:
+    """The labelled copy of a raw record, written by the MutualFriends writer."""
+    dialogue = dialogue_from_mutualfriends(raw)
+    return write_mutualfriends(raw, dialogue, PARSER.parse(dialogue))
+
+
+# ---------------------------------------------------------------------------
+# Reading files and malformed records
+# ---------------------------------------------------------------------------
+
+
+def test_read_records_positions(tmp_path: Path) -> None:
+    (raw,) = _records(CARD)
+    lines = tmp_path / "mf.jsonl"
+    lines.write_text("\n" + json.dumps(raw) + "\n\n" + json.dumps(raw) + "\n")
+    assert [record.line for record in read_records(lines, FORMAT)] == [2, 4]
+    assert [record.line for record in read_records(HANDMADE_COCOA, FORMAT)] == [1, 2]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ('{"uuid": 1}\n{"uuid": \n', r"mf\.txt:2: not valid JSON"),
+        ("[1, 2]\n", r"mf\.txt: dialogue 1: expected a JSON object"),
+        ("[1, \n", r"mf\.txt:2: not valid JSON"),
+        ('"text"\n', r"mf\.txt:1: expected a JSON object, got str"),
+    ],
+)
+def test_read_records_errors_name_file_and_position(
+    tmp_path: Path, body: str, message: str
+) -> None:
+    path = tmp_path / "mf.txt"
+    path.write_text(body)
+    with pytest.raises(InputError, match=message):
+        list(read_records(path, FORMAT))
+
+
+def _card() -> dict[str, Any]:
+    return copy.deepcopy(_records(CARD)[0])
+
+
+def _drop(path: str) -> dict[str, Any]:
+    raw = _card()
+    *parents, last = path.split(".")
+    node = raw
+    for key in parents:
+        node = node[key]
+    del node[last]
+    return raw
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "message"),
+    [
+        (lambda: {"uuid": "x"}, ValueError, "not a MutualFriends record"),
+        (lambda: _drop("events"), KeyError, "'events'"),
+        (lambda: _drop("events.data_messages"), KeyError, "'events.data_messages'"),
+        (lambda: _drop("events.data_selects.values"), KeyError, "'events.data_selects.values'"),
+        (
+            lambda: {**_card(), "scenario_kbs": _card()["scenario_kbs"][:1]},
+            ValueError,
+            "scenario_kbs must hold 2 knowledge bases, got 1",
+        ),
+        (
+            lambda: {
+                **_card(),
+                "events": {**_card()["events"], "agents": [1, 1, 0]},
+            },
+            ValueError,
+            "events.actions has 6 entries but events.agents has 3",
+        ),
+        (
+            lambda: {
+                **_card(),
+                "events": {**_card()["events"], "actions": ["message"] * 5 + ["offer"]},
+            },
+            ValueError,
+            "event 5: unknown action 'offer'",
+        ),
+        (
+            lambda: {
+                **_card(),
+                "events": {**_card()["events"], "agents": [1, 1, 0, 0, 1, 2]},
+            },
+            ValueError,
+            r"events.agents\[5\] must be agent 0 or 1, got 2",
+        ),
+        (
+            lambda: {**_card(), "scenario_kbs": [[[["School"], ["A", "B"]]], []]},
+            ValueError,
+            r"scenario_kbs\[0\]\[0\] has 1 attribute names but 2 values",
+        ),
+        (
+            lambda: {**_card(), "outcome_reward": "yes"},
+            TypeError,
+            "outcome reward must be a number",
+        ),
+        (
+            lambda: {"scenario": {"kbs": [[], []]}, "events": [{"action": "select", "agent": 0}]},
+            ValueError,
+            "event 0: a select needs the friend",
+        ),
+        (
+            lambda: {"scenario": {"kbs": [[], [1]]}, "events": []},
+            TypeError,
+            r"scenario.kbs\[1\]\[0\] must be a JSON object",
+        ),
+        (
+            lambda: {"scenario": {"kbs": [[], []]}, "events": [{"agent": 0, "data": "hi"}]},
+            KeyError,
+            r"'events\[0\].action'",
+        ),
+    ],
+)
+def test_malformed_records_say_what_is_wrong(make: Any, error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        dialogue_from_mutualfriends(make())
+
+
+def test_hf_select_columns_may_be_rows() -> None:
+    raw = _card()
+    selects = raw["events"]["data_selects"]
+    raw["events"]["data_selects"] = [
+        {"attributes": a, "values": v} for a, v in zip(selects["attributes"], selects["values"])
+    ]
+    assert _label(raw)["acts"] == _label(_card())["acts"]
