@@ -28,7 +28,7 @@ import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from actparse.io.records import Record
@@ -50,6 +50,7 @@ __all__ = [
     "format_spec",
     "formats",
     "get",
+    "handlers",
     "names",
     "register",
     "resolve",
@@ -302,6 +303,7 @@ def unregister(name: str) -> None:
 
 def _forget() -> None:
     _formats.cache_clear()
+    handlers.cache_clear()
     shipped_parser.cache_clear()
 
 
@@ -391,6 +393,24 @@ def text_format(marker: str) -> str | None:
         if spec.text_marker is not None and spec.text_marker == marker:
             return name
     return None
+
+
+class Handlers(NamedTuple):
+    """A format's functions, imported: what each record of that format goes through."""
+
+    corpus: str
+    reader: Reader
+    writer: Writer
+    acts_field: str | None
+
+
+@functools.cache
+def handlers(fmt: str) -> Handlers:
+    """The imported reader and writer of a format and its corpus (looked up once: this is
+    per-record work)."""
+    spec = format_spec(fmt)
+    corpus = _formats()[fmt][1].name
+    return Handlers(corpus, resolve(spec.reader), resolve(spec.writer), spec.acts_field)
 
 
 @functools.cache

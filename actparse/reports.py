@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from actparse import registry
 from actparse.io.records import Record
 from actparse.models import Dialogue
 
@@ -127,8 +128,12 @@ class Report(ABC):
         return float(self.summary()[self.headline])
 
     def title(self) -> str:
-        """The title of the figures table."""
-        return f"{self.corpus}: agreement with the reference"
+        """The title of the figures table: the corpus as people write it."""
+        try:
+            name = registry.get(self.corpus).title
+        except ValueError:
+            name = self.corpus
+        return f"{name}: evaluation"
 
     def tables(self) -> list[Table]:
         """The figures as tables: the single figures in one, each breakdown (a mapping of
@@ -137,7 +142,7 @@ class Report(ABC):
         single = tuple(
             (key, format_figure(key, value))
             for key, value in figures.items()
-            if not isinstance(value, (Mapping, list, tuple))
+            if not isinstance(value, (Mapping, list, tuple)) and key != "corpus"
         )
         tables = [Table(self.title(), ("figure", "value"), single)]
         for key, value in figures.items():

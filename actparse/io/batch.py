@@ -131,7 +131,7 @@ def _read(item: Item) -> tuple[Record, str | None, Span | None]:
     field, that field and where its value is in the line."""
     if item.text is None:
         return Record(item.raw, item.format, item.source, item.line), None, None
-    field = registry.format_spec(item.format).acts_field
+    field = registry.handlers(item.format).acts_field
     found = json_object_spans(item.text) if field is not None else None
     if found is None:
         raw = parse_json_line(item.text, item.source, item.line)
@@ -207,7 +207,7 @@ def _label_batch(batch: list[Item], on_error: str) -> list[Outcome]:
     so each problem is reported against its own record and the good records are
     unaffected.
     """
-    corpora = {registry.corpus_of_format(item.format).name for item in batch}
+    corpora = {registry.handlers(item.format).corpus for item in batch}
     parser = _parser_for(corpora.pop()) if len(corpora) == 1 else None
     parse_many = getattr(parser, "parse_many", None)
     if parse_many is None:

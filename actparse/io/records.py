@@ -52,21 +52,14 @@ class Record:
     @property
     def corpus(self) -> str:
         """The corpus the record belongs to."""
-        return registry.corpus_of_format(self.format).name
+        return registry.handlers(self.format).corpus
 
     def dialogue(self) -> Dialogue:
         """Parse the raw record into a :class:`Dialogue`, or raise :class:`InputError`."""
         try:
-            return _reader(self.format)(self.raw)
+            return registry.handlers(self.format).reader(self.raw)
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
             raise InputError(f"{self.where}: {_describe(err)}") from None
-
-
-def _reader(fmt: str) -> Callable[[dict[str, Any]], Dialogue]:
-    reader: Callable[[dict[str, Any]], Dialogue] = registry.resolve(
-        registry.format_spec(fmt).reader
-    )
-    return reader
 
 
 def _describe(err: Exception) -> str:

@@ -23,8 +23,7 @@ def write_record(
 ) -> dict[str, Any]:
     """A copy of a record in format ``fmt`` with its acts written in, by its format's
     writer; every other field is kept and the input is not modified."""
-    writer: registry.Writer = registry.resolve(registry.format_spec(fmt).writer)
-    return writer(raw, dialogue, acts)
+    return registry.handlers(fmt).writer(raw, dialogue, acts)
 
 
 def write_acts(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> dict[str, Any]:
