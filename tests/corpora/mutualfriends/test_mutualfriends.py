@@ -17,8 +17,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mutualfriends_support import (
+    CARD,
+    HANDMADE_COCOA,
+    HANDMADE_HF,
+    PARSER,
+    label,
+    raw_records,
+    read_fixture,
+)
 
-from actparse.corpora.mutualfriends import CORPUS
 from actparse.corpora.mutualfriends.evaluate import evaluate_mutualfriends
 from actparse.corpora.mutualfriends.parser import (
     RULES_FILE,
@@ -26,34 +34,9 @@ from actparse.corpora.mutualfriends.parser import (
     load_mutualfriends_rules,
 )
 from actparse.corpora.mutualfriends.reader import Friend, dialogue_from_mutualfriends
-from actparse.corpora.mutualfriends.writer import write_mutualfriends
 from actparse.engine.rulefiles import RuleError, shipped
 from actparse.engine.tags import load_rules
-from actparse.io.records import Record, read_records
 from actparse.models import EntityMention
-
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
-CARD = FIXTURES / "mutualfriends_card_sample.jsonl"
-HANDMADE_HF = FIXTURES / "mutualfriends_handmade.jsonl"
-HANDMADE_COCOA = FIXTURES / "mutualfriends_handmade_cocoa.json"
-#: The shipped parser, built once for the module (it only caches name shapes).
-PARSER = MutualFriendsParser()
-#: The registry's format name of both layouts.
-FORMAT = CORPUS
-
-
-def _read(path: Path) -> list[Record]:
-    return list(read_records(path, FORMAT))
-
-
-def _records(path: Path) -> list[dict[str, Any]]:
-    return [record.raw for record in _read(path)]
-
-
-def _label(raw: dict[str, Any]) -> dict[str, Any]:
-    """The labelled copy of a raw record, written by the MutualFriends writer."""
-    dialogue = dialogue_from_mutualfriends(raw)
-    return write_mutualfriends(raw, dialogue, PARSER.parse(dialogue))
 
 
 def _entities(entities: list[dict[str, str]]) -> list[tuple[str, str, str]]:
@@ -113,8 +96,8 @@ MUTUAL = {
 
 
 def test_card_sample_every_turn_labelled() -> None:
-    (raw,) = _records(CARD)
-    labelled = _label(raw)
+    (raw,) = raw_records(CARD)
+    labelled = label(raw)
     acts = labelled["acts"]
     assert _summary_of_acts(acts) == [
         ("greet", "greet", []),
@@ -139,9 +122,9 @@ def test_card_sample_every_turn_labelled() -> None:
 
 
 def test_card_sample_output_keeps_every_field_and_is_json() -> None:
-    (raw,) = _records(CARD)
+    (raw,) = raw_records(CARD)
     before = copy.deepcopy(raw)
-    labelled = _label(raw)
+    labelled = label(raw)
     assert raw == before  # the input is not modified
     assert set(labelled) == set(raw) | {"acts"}
     assert all(labelled[k] == raw[k] for k in raw)
@@ -150,7 +133,7 @@ def test_card_sample_output_keeps_every_field_and_is_json() -> None:
 
 
 def test_card_sample_acts_and_offsets() -> None:
-    (raw,) = _records(CARD)
+    (raw,) = raw_records(CARD)
     dialogue = dialogue_from_mutualfriends(raw)
     pairs = PARSER.parse_with_entities(dialogue)
     acts = [act for act, _ in pairs]
@@ -166,7 +149,7 @@ def test_card_sample_acts_and_offsets() -> None:
 
 
 def test_card_sample_reader() -> None:
-    (raw,) = _records(CARD)
+    (raw,) = raw_records(CARD)
     dialogue = dialogue_from_mutualfriends(raw)
     assert dialogue.corpus == "mutualfriends"
     assert dialogue.id == "C_423324a5fff045d78bef75a6f295a3f4"
@@ -180,7 +163,7 @@ def test_card_sample_reader() -> None:
 
 
 def test_card_sample_evaluation() -> None:
-    report = evaluate_mutualfriends(_read(CARD))
+    report = evaluate_mutualfriends(read_fixture(CARD))
     s = report.summary()
     assert s["dialogues"] == 1
     assert s["entity_mentions"] == 5
@@ -211,8 +194,8 @@ LENA = {
 
 
 def test_handmade_hf_dialogue_one() -> None:
-    raw = _records(HANDMADE_HF)[0]
-    acts = _label(raw)["acts"]
+    raw = raw_records(HANDMADE_HF)[0]
+    acts = label(raw)["acts"]
     assert _summary_of_acts(acts) == [
         # "morning" is a time preference, but inside "Good morning" it is a greeting.
         ("inform", "inform", [("Kenyon", "Kenyon College", "school")]),
@@ -237,8 +220,8 @@ def test_handmade_hf_dialogue_one() -> None:
 
 
 def test_handmade_hf_dialogue_two() -> None:
-    raw = _records(HANDMADE_HF)[1]
-    acts = _label(raw)["acts"]
+    raw = raw_records(HANDMADE_HF)[1]
+    acts = label(raw)["acts"]
     brightwave = ("Brightwave", "Brightwave Robotics", "company")
     assert _summary_of_acts(acts) == [
         ("inquire", "inquire", [brightwave]),
@@ -271,7 +254,7 @@ def test_handmade_hf_dialogue_two() -> None:
 
 
 def test_handmade_hf_evaluation() -> None:
-    report = evaluate_mutualfriends(_read(HANDMADE_HF))
+    report = evaluate_mutualfriends(read_fixture(HANDMADE_HF))
     s = report.summary()
     assert (s["dialogues"], s["turns"], s["message_turns"], s["select_turns"]) == (2, 16, 11, 5)
     assert s["entity_mentions"] == 13
@@ -294,9 +277,9 @@ def test_handmade_hf_evaluation() -> None:
 
 
 def test_handmade_cocoa_labels_go_into_event_metadata() -> None:
-    raws = _records(HANDMADE_COCOA)
+    raws = raw_records(HANDMADE_COCOA)
     before = copy.deepcopy(raws)
-    first, second = (_label(raw) for raw in raws)
+    first, second = (label(raw) for raw in raws)
     assert raws == before
     for raw, out in ((raws[0], first), (raws[1], second)):
         assert set(out) == set(raw)
@@ -343,7 +326,7 @@ def test_handmade_cocoa_labels_go_into_event_metadata() -> None:
 
 
 def test_handmade_cocoa_reader_and_evaluation() -> None:
-    raws = _records(HANDMADE_COCOA)
+    raws = raw_records(HANDMADE_COCOA)
     dialogue = dialogue_from_mutualfriends(raws[0])
     assert dialogue.outcome == {"reward": 1}
     assert dialogue.parties[1].kb[1].type_of("Major") == "major"  # type: ignore[attr-defined]
@@ -355,7 +338,7 @@ def test_handmade_cocoa_reader_and_evaluation() -> None:
 
 def test_both_layouts_give_the_same_acts() -> None:
     # The card's example rewritten as a Cocoa transcript parses the same way.
-    (hf,) = _records(CARD)
+    (hf,) = raw_records(CARD)
     names = hf["scenario_attributes"]["name"]
     kinds = hf["scenario_attributes"]["value_type"]
     events = hf["events"]
@@ -384,5 +367,5 @@ def test_both_layouts_give_the_same_acts() -> None:
             )
         ],
     }
-    ours = [e["metadata"] for e in _label(cocoa)["events"]]
-    assert ours == _label(hf)["acts"]
+    ours = [e["metadata"] for e in label(cocoa)["events"]]
+    assert ours == label(hf)["acts"]

@@ -4,10 +4,18 @@ through (registry, writer contract, decision list, report interface)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Any
 
 import pytest
+from mutualfriends_support import (
+    CARD,
+    FORMAT,
+    HANDMADE_COCOA,
+    HANDMADE_HF,
+    PARSER,
+    label,
+    raw_records,
+    read_fixture,
+)
 
 from actparse.corpora.mutualfriends import CORPUS
 from actparse.corpora.mutualfriends.evaluate import MutualFriendsReport, evaluate_mutualfriends
@@ -23,30 +31,6 @@ from actparse.io.records import Record, read_records
 from actparse.io.writers import write_record
 from actparse.models import Dialogue, Party, Turn
 from actparse.reports import JSON_KEYS, Report
-
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
-CARD = FIXTURES / "mutualfriends_card_sample.jsonl"
-HANDMADE_HF = FIXTURES / "mutualfriends_handmade.jsonl"
-HANDMADE_COCOA = FIXTURES / "mutualfriends_handmade_cocoa.json"
-#: The shipped parser, built once for the module (it only caches name shapes).
-PARSER = MutualFriendsParser()
-#: The registry's format name of both layouts.
-FORMAT = CORPUS
-
-
-def _read(path: Path) -> list[Record]:
-    return list(read_records(path, FORMAT))
-
-
-def _records(path: Path) -> list[dict[str, Any]]:
-    return [record.raw for record in _read(path)]
-
-
-def _label(raw: dict[str, Any]) -> dict[str, Any]:
-    """The labelled copy of a raw record, written by the MutualFriends writer."""
-    dialogue = dialogue_from_mutualfriends(raw)
-    return write_mutualfriends(raw, dialogue, PARSER.parse(dialogue))
-
 
 # ---------------------------------------------------------------------------
 # Evaluation against the outcome
@@ -133,14 +117,14 @@ def test_the_registry_reaches_every_part() -> None:
 
 def test_write_record_goes_through_the_writer() -> None:
     for path in (CARD, HANDMADE_HF, HANDMADE_COCOA):
-        for record in _read(path):
+        for record in read_fixture(path):
             dialogue = record.dialogue()
             acts = PARSER.parse(dialogue)
-            assert write_record(record.raw, record.format, dialogue, acts) == _label(record.raw)
+            assert write_record(record.raw, record.format, dialogue, acts) == label(record.raw)
 
 
 def test_the_writer_needs_one_act_per_turn() -> None:
-    (raw,) = _records(CARD)
+    (raw,) = raw_records(CARD)
     dialogue = dialogue_from_mutualfriends(raw)
     with pytest.raises(ValueError, match="5 acts for a dialogue of 6 turns"):
         write_mutualfriends(raw, dialogue, PARSER.parse(dialogue)[:5])
@@ -154,7 +138,7 @@ def test_the_decision_list_gives_the_message_intents() -> None:
 
 
 def test_the_report_is_a_report_and_names_records_by_file_and_line() -> None:
-    records = _read(HANDMADE_HF)
+    records = read_fixture(HANDMADE_HF)
     # Dialogue two is rewarded 0; claim 1 to make it a miss.
     bad = Record({**records[1].raw, "outcome_reward": 1}, FORMAT, "mf.jsonl", 7)
     report = evaluate_mutualfriends([records[0], bad])

@@ -2,36 +2,21 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 import pytest
+from mutualfriends_support import (
+    CARD,
+    HANDMADE_COCOA,
+    HANDMADE_HF,
+    PARSER,
+    raw_records,
+)
 
-from actparse.corpora.mutualfriends import CORPUS
 from actparse.corpora.mutualfriends.parser import INTENTS, MutualFriendsParser
 from actparse.corpora.mutualfriends.reader import Friend, dialogue_from_mutualfriends
 from actparse.engine.acts import load_act_space
-from actparse.io.records import Record, read_records
 from actparse.models import Dialogue, Party, Turn
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
-CARD = FIXTURES / "mutualfriends_card_sample.jsonl"
-HANDMADE_HF = FIXTURES / "mutualfriends_handmade.jsonl"
-HANDMADE_COCOA = FIXTURES / "mutualfriends_handmade_cocoa.json"
 SPACE = load_act_space()
-#: The shipped parser, built once for the module (it only caches name shapes).
-PARSER = MutualFriendsParser()
-#: The registry's format name of both layouts.
-FORMAT = CORPUS
-
-
-def _read(path: Path) -> list[Record]:
-    return list(read_records(path, FORMAT))
-
-
-def _records(path: Path) -> list[dict[str, Any]]:
-    return [record.raw for record in _read(path)]
-
 
 # ---------------------------------------------------------------------------
 # Entity linking and intents on small scenarios
@@ -171,7 +156,7 @@ def test_plain_dict_friends_get_types_from_attribute_names() -> None:
 def test_every_act_uses_a_native_intent_and_its_coarse_act() -> None:
     assert SPACE.native("mutualfriends") == set(INTENTS)
     for path in (CARD, HANDMADE_HF, HANDMADE_COCOA):
-        for raw in _records(path):
+        for raw in raw_records(path):
             for act in PARSER.parse(dialogue_from_mutualfriends(raw)):
                 assert act.intent in INTENTS
                 assert act.coarse == SPACE.coarse("mutualfriends", act.intent)

@@ -8,35 +8,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mutualfriends_support import (
+    CARD,
+    FORMAT,
+    HANDMADE_COCOA,
+    label,
+    raw_records,
+)
 
-from actparse.corpora.mutualfriends import CORPUS
-from actparse.corpora.mutualfriends.parser import MutualFriendsParser
 from actparse.corpora.mutualfriends.reader import dialogue_from_mutualfriends
-from actparse.corpora.mutualfriends.writer import write_mutualfriends
-from actparse.io.records import InputError, Record, read_records
-
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
-CARD = FIXTURES / "mutualfriends_card_sample.jsonl"
-HANDMADE_COCOA = FIXTURES / "mutualfriends_handmade_cocoa.json"
-#: The shipped parser, built once for the module (it only caches name shapes).
-PARSER = MutualFriendsParser()
-#: The registry's format name of both layouts.
-FORMAT = CORPUS
-
-
-def _read(path: Path) -> list[Record]:
-    return list(read_records(path, FORMAT))
-
-
-def _records(path: Path) -> list[dict[str, Any]]:
-    return [record.raw for record in _read(path)]
-
-
-def _label(raw: dict[str, Any]) -> dict[str, Any]:
-    """The labelled copy of a raw record, written by the MutualFriends writer."""
-    dialogue = dialogue_from_mutualfriends(raw)
-    return write_mutualfriends(raw, dialogue, PARSER.parse(dialogue))
-
+from actparse.io.records import InputError, read_records
 
 # ---------------------------------------------------------------------------
 # Reading files and malformed records
@@ -44,7 +25,7 @@ def _label(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_read_records_positions(tmp_path: Path) -> None:
-    (raw,) = _records(CARD)
+    (raw,) = raw_records(CARD)
     lines = tmp_path / "mf.jsonl"
     lines.write_text("\n" + json.dumps(raw) + "\n\n" + json.dumps(raw) + "\n")
     assert [record.line for record in read_records(lines, FORMAT)] == [2, 4]
@@ -70,7 +51,7 @@ def test_read_records_errors_name_file_and_position(
 
 
 def _card() -> dict[str, Any]:
-    return copy.deepcopy(_records(CARD)[0])
+    return copy.deepcopy(raw_records(CARD)[0])
 
 
 def _drop(path: str) -> dict[str, Any]:
@@ -157,4 +138,4 @@ def test_hf_select_columns_may_be_rows() -> None:
     raw["events"]["data_selects"] = [
         {"attributes": a, "values": v} for a, v in zip(selects["attributes"], selects["values"])
     ]
-    assert _label(raw)["acts"] == _label(_card())["acts"]
+    assert label(raw)["acts"] == label(_card())["acts"]
