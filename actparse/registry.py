@@ -36,16 +36,22 @@ if TYPE_CHECKING:
     from actparse.reports import Report
 
 __all__ = [
+    "BUILTIN",
     "DEFAULT_CORPUS",
     "ENTRY_POINT_GROUP",
     "BatchParser",
     "Corpus",
     "Evaluator",
     "Format",
+    "Handlers",
+    "Loadable",
     "Parser",
     "Reader",
     "Writer",
     "corpora",
+    "corpus_of_format",
+    "default_format",
+    "detect",
     "format_names",
     "format_spec",
     "formats",
@@ -55,6 +61,8 @@ __all__ = [
     "register",
     "resolve",
     "shipped_parser",
+    "text_format",
+    "unregister",
 ]
 
 #: The entry-point group plug-in corpora register under.

@@ -106,7 +106,7 @@ class Tagger:
     """Sets Cocoa's message tags (question, greeting, negative, vague-price, agree, has_price).
 
     Price types other than ``has_price`` need the dialogue state, which a single ``Doc``
-    does not have; :class:`~actparse.craigslist.CraigslistParser` adds them.
+    does not have; :class:`~actparse.corpora.craigslist.parser.CraigslistParser` adds them.
     """
 
     def __init__(

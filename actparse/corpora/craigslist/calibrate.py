@@ -106,7 +106,7 @@ class DialogueEvidence:
 
 
 def _same_act(act: Act, ref: ReferenceAct) -> bool:
-    # As actparse.evaluate scores: the export's conventions, float32 prices.
+    # As the Craigslist evaluation scores: the export's conventions, float32 prices.
     ours = float32(act.price) if act.price else NO_PRICE
     theirs = ref.price if ref.price is not None else NO_PRICE
     return (act.intent or "") == ref.intent and abs(ours - theirs) <= PRICE_TOLERANCE

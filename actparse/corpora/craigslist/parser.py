@@ -194,9 +194,10 @@ class CraigslistParser:
     """Parses Craigslist dialogues into Cocoa-compatible acts.
 
     Rules and the price lexicon load once; the parser is stateless between dialogues
-    and safe to reuse. ``prices`` picks the price mode (:data:`~actparse.prices.PRICE_MODES`):
-    ``"cocoa"`` (the default) reproduces Cocoa's linking, ``"extended"`` also finds
-    prices written as words, with a currency word, or with a ``k`` suffix.
+    and safe to reuse. ``prices`` picks the price mode
+    (:data:`~actparse.corpora.craigslist.finder.PRICE_MODES`): ``"cocoa"`` (the
+    default) reproduces Cocoa's linking, ``"extended"`` also finds prices written as
+    words, with a currency word, or with a ``k`` suffix.
     """
 
     corpus = CORPUS
