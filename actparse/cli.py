@@ -52,7 +52,11 @@ _FORMAT_HELP = (
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help=_FORMAT_HELP)]
 LexiconOpt = Annotated[
     Path | None,
-    typer.Option("--lexicon", help="Price lexicon JSON to use instead of the shipped one."),
+    typer.Option(
+        "--lexicon",
+        help="Price lexicon JSON to use instead of the shipped one (Cocoa's own): "
+        "actparse's layout, or Cocoa's 'left'/'right' counts as they are.",
+    ),
 ]
 
 
@@ -321,12 +325,11 @@ def train_prices(
         ),
     ] = 0,
 ) -> None:
-    """Learn the price-context lexicon from transcripts (weak supervision on `$` prices).
+    """Learn a price-context lexicon from transcripts (weak supervision on `$` prices).
 
-    Never train on the data you evaluate on: the shipped lexicon is trained on the
-    Craigslist test split and transcripts_extra.json, then calibrated on the reference
-    acts of the validation split (`--calibrate`), whose own figures are therefore
-    in-sample; `--folds` gives the held-out estimate.
+    For another domain: the shipped lexicon is Cocoa's own, trained on the Craigslist
+    train split. Never train on the data you evaluate on: figures on the `--calibrate`
+    file are in-sample; `--folds` gives the held-out estimate.
     """
     from actparse.corpora.craigslist.training import train_prices as train
 

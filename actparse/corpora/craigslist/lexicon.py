@@ -23,6 +23,7 @@ from actparse.engine.rulefiles import load_file
 from actparse.engine.tokenizer import tokenize
 
 __all__ = [
+    "COCOA_LAYOUT",
     "LEXICON_FILE",
     "LEXICON_FORMAT",
     "PriceLexicon",
@@ -32,6 +33,8 @@ __all__ = [
 ]
 
 LEXICON_FORMAT = "actparse-price-lexicon/1"
+#: How the provenance names a lexicon read from Cocoa's own layout.
+COCOA_LAYOUT = "Cocoa price tracker (left/right counts)"
 #: The shipped lexicon, under ``rules/``.
 LEXICON_FILE = ("craigslist", "price_lexicon.json")
 
@@ -66,18 +69,40 @@ class PriceLexicon:
 
     @classmethod
     def from_json(cls, doc: Any, source: str = "<lexicon>") -> PriceLexicon:
-        """Build a lexicon from its JSON document, checking its shape."""
-        if not isinstance(doc, dict) or doc.get("format") != LEXICON_FORMAT:
-            raise ValueError(f"{source}: not a price lexicon (expected format {LEXICON_FORMAT})")
+        """Build a lexicon from its JSON document, checking its shape.
+
+        Two layouts are read: actparse's (``format``, ``provenance``, ``left``,
+        ``right``) and Cocoa's own price-tracker tables as JSON (``left`` and ``right``
+        counts and no ``format``; any other top-level fields, such as where it came
+        from, become the provenance).
+        """
+        if not isinstance(doc, dict):
+            raise ValueError(f"{source}: not a price lexicon (expected a JSON object)")
+        fmt = doc.get("format")
+        if fmt is None and "left" in doc and "right" in doc:
+            provenance = {k: v for k, v in doc.items() if k not in ("left", "right")}
+            provenance.setdefault("layout", COCOA_LAYOUT)
+        elif fmt == LEXICON_FORMAT:
+            provenance = dict(doc.get("provenance") or {})
+        else:
+            raise ValueError(
+                f"{source}: not a price lexicon (expected format {LEXICON_FORMAT}, or "
+                "Cocoa's 'left' and 'right' counts)"
+            )
         left, right = doc.get("left"), doc.get("right")
         if not isinstance(left, dict) or not isinstance(right, dict):
             raise ValueError(f"{source}: 'left' and 'right' must map tokens to counts")
+        try:
+            left_counts = {str(k): int(v) for k, v in left.items()}
+            right_counts = {str(k): int(v) for k, v in right.items()}
+        except (TypeError, ValueError):
+            raise ValueError(f"{source}: 'left' and 'right' counts must be integers") from None
         return cls(
-            left=frozenset(left),
-            right=frozenset(right),
-            provenance=dict(doc.get("provenance") or {}),
-            left_counts={str(k): int(v) for k, v in left.items()},
-            right_counts={str(k): int(v) for k, v in right.items()},
+            left=frozenset(left_counts),
+            right=frozenset(right_counts),
+            provenance=provenance,
+            left_counts=left_counts,
+            right_counts=right_counts,
         )
 
 

@@ -21,7 +21,7 @@ from actparse.corpora.craigslist.calibrate import (
 from actparse.corpora.craigslist.lexicon import PriceLexicon, load_lexicon, train_lexicon
 from actparse.corpora.craigslist.linking import ListingContext, find_prices, listing_numbers
 from actparse.corpora.craigslist.numbers import parse_number
-from actparse.corpora.craigslist.training import cross_validate
+from actparse.corpora.craigslist.training import cross_validate, train_prices
 from actparse.engine.rulefiles import shipped
 from actparse.engine.tokenizer import tokenize
 from actparse.io.records import read_records
@@ -119,31 +119,49 @@ def test_bad_lexicon_file_is_named(tmp_path: Path) -> None:
         load_lexicon(path)
 
 
-def test_shipped_lexicon_has_provenance() -> None:
+def test_shipped_lexicon_is_cocoas_own_with_its_provenance_and_licence() -> None:
     lexicon = load_lexicon()
-    files = [entry["file"] for entry in lexicon.provenance["trained_on"]]
-    # Weak supervision never saw the validation split; calibration read only its acts.
-    assert files == ["test.jsonl", "transcripts_extra.json"]
-    calibration = lexicon.provenance["calibration"]
-    assert calibration["reference"]["file"] == "validation.jsonl"
-    assert len(calibration["reference"]["sha256"]) == 64
+    source = lexicon.provenance["source"]
+    assert source["path"] == "craigslistbargain/data/price_tracker.pkl"
+    assert len(source["commit"]) == 40 and source["licence"].startswith("MIT")
+    notice = shipped("craigslist", "LICENSE-cocoa-price-lexicon.txt").read_text(encoding="utf-8")
+    assert "MIT License" in notice and source["commit"] in notice
     assert "<s>" in lexicon.left and len(lexicon.left) > 50
+
+
+def test_cocoas_own_layout_loads_as_is(tmp_path: Path) -> None:
+    path = tmp_path / "cocoa.json"
+    path.write_text(json.dumps({"what": "tables", "left": {"<s>": 3}, "right": {"</s>": 2}}))
+    lexicon = load_lexicon(path)
+    assert lexicon.is_price_context("<s>", "</s>") and not lexicon.is_price_context("a", "</s>")
+    assert lexicon.provenance["what"] == "tables" and "layout" in lexicon.provenance
+    again = tmp_path / "again.json"
+    lexicon.save(again)
+    assert load_lexicon(again) == lexicon
 
 
 def test_shipped_lexicon_keeps_only_word_contexts() -> None:
     """No utterance, number or dialogue is remembered: only single tokens, with counts."""
     doc = json.loads(shipped("craigslist", "price_lexicon.json").read_text(encoding="utf-8"))
-    calibration = doc["provenance"]["calibration"]
     words = [*doc["left"], *doc["right"]]
-    for key in ("added_left", "added_right", "removed_left", "removed_right"):
-        words.extend(calibration[key])
-    words.extend(calibration["expansion"]["left"] + calibration["expansion"]["right"])
     assert all(" " not in w and w.strip() == w and w for w in words)
     assert all(isinstance(n, int) for n in [*doc["left"].values(), *doc["right"].values()])
-    # Expanded words are words: no numbers, no padding symbol on the wrong side.
+
+
+def test_a_calibrated_lexicon_keeps_only_word_contexts(fixtures: Path) -> None:
+    training = train_prices(
+        [fixtures / "craigslist_transcripts_20.json"],
+        calibrate_on=fixtures / "craigslist_validation_20.jsonl",
+    )
+    calibration = training.lexicon.to_json()["provenance"]["calibration"]
+    words = [*training.lexicon.left, *training.lexicon.right]
+    for key in ("added_left", "added_right", "removed_left", "removed_right"):
+        words.extend(calibration[key])
     expanded = calibration["expansion"]["left"] + calibration["expansion"]["right"]
+    words.extend(expanded)
+    assert all(" " not in w and w.strip() == w and w for w in words)
+    # Expanded words are words: no numbers.
     assert not any(any(c.isdigit() for c in w) for w in expanded)
-    assert "</s>" not in doc["left"] and "<s>" not in doc["right"]
 
 
 @pytest.mark.parametrize(
