@@ -8,6 +8,14 @@ Two modes:
     serializing are timed. Prints
     message turns per second and peak memory.
 
+``python benchmarks/bench_label.py --corpora``
+    Labels one shared file of each corpus in this process (Craigslist validation, Deal
+    or No Deal val.txt, CaSiNo casino_train.json, the MutualFriends sample), best of
+    ``--repeat`` passes, and prints each with its own floor: reading the same file into
+    dialogues and tokenizing every message with the tokenizer its parser uses (Cocoa's,
+    or the split parser's for Deal or No Deal and CaSiNo), so each
+    corpus' labelling shows as a fraction of what reading and tokenizing cost.
+
 ``python benchmarks/bench_label.py --scale 50000 200000 [--jobs 1 2] [--rounds 3]``
     Builds inputs of that many dialogues by repeating the shared test split, then runs
     ``actparse label INPUT -o OUTPUT --jobs J`` for each size and job count, sampling the
@@ -27,12 +35,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from actparse.corpora.craigslist.parser import default_parser
+from actparse.corpora.splits.lexicon import SplitLexicon
+from actparse.corpora.splits.tokens import tokenize as split_tokenize
 from actparse.engine.tokenizer import tokenize
 from actparse.io.batch import iter_items, label_items
 from actparse.io.records import read_records
+from actparse.registry import shipped_parser
 
 DATA = Path(
     os.environ.get("ACTPARSE_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
@@ -57,6 +69,75 @@ def in_process(path: Path, repeat: int) -> None:
     print(f"best of {repeat}: {best:.3f} s")
     print(f"message turns per second: {messages / best:,.0f}")
     print(f"peak memory (max RSS): {peak_mb:.0f} MB")
+
+
+#: One shared file per corpus for ``--corpora``.
+CORPUS_FILES = {
+    "craigslist": ("craigslist", "validation.jsonl"),
+    "dealornodeal": ("dealornodeal", "val.txt"),
+    "casino": ("casino", "casino_train.json"),
+    "mutualfriends": ("mutualfriends", "sample.jsonl"),
+}
+
+
+def _best(repeat: int, run: Callable[[], object]) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _tokenizer(corpus: str) -> Callable[[str], object]:
+    """The tokenizer the corpus' parser reads messages with."""
+    lexicon = getattr(shipped_parser(corpus), "lexicon", None)
+    if isinstance(lexicon, SplitLexicon):  # Deal or No Deal, CaSiNo: the split parser's
+        return lambda text: split_tokenize(text, lexicon)
+    return tokenize  # Craigslist, MutualFriends: Cocoa's
+
+
+def corpus_floor(path: Path, tokenizer: Callable[[str], object]) -> None:
+    """Read a file into dialogues and tokenize every message with the corpus' own
+    tokenizer: the floor of ``--corpora``."""
+    for record in read_records(path):
+        for turn in record.dialogue().turns:
+            if turn.is_message:
+                tokenizer(turn.text)
+
+
+def per_corpus(repeat: int) -> None:
+    """The --corpora report: each corpus' labelling throughput against its own floor."""
+    print(
+        "| corpus | file | dialogues | message turns | labelled turns/s | floor turns/s "
+        "| of floor |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for corpus, parts in CORPUS_FILES.items():
+        path = DATA.joinpath(*parts)
+        if not path.is_file():
+            print(f"| {corpus} | {path.name} | missing | | | | |")
+            continue
+        records = list(read_records(path))
+        messages = sum(t.is_message for r in records for t in r.dialogue().turns)
+        shipped_parser(corpus)  # loading rules is not part of the time
+        passes = repeat if messages > 1000 else repeat * 20
+
+        def label(path: Path = path) -> None:
+            for _outcome in label_items(iter_items(path), jobs=1):
+                pass
+
+        labelled = messages / _best(passes, label)
+        tokenizer = _tokenizer(corpus)
+        floor_rate = messages / _best(
+            passes, lambda path=path, tokenizer=tokenizer: corpus_floor(path, tokenizer)
+        )
+        print(
+            f"| {corpus} | {path.name} | {len(records):,} | {messages:,} | {labelled:,.0f} | "
+            f"{floor_rate:,.0f} | {labelled / floor_rate:.0%} |"
+        )
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\npeak memory (max RSS) of the whole run: {peak_mb:.0f} MB")
 
 
 def build_input(size: int, into: Path) -> tuple[Path, int]:
@@ -177,12 +258,20 @@ def main() -> None:
     )
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument(
+        "--corpora",
+        action="store_true",
+        help="label one shared file of each corpus, each against its own floor",
+    )
+    parser.add_argument(
         "--rounds",
         type=int,
         default=3,
         help="with --scale: rounds per size; each figure is the best of them",
     )
     args = parser.parse_args()
+    if args.corpora:
+        per_corpus(args.repeat)
+        return
     if args.scale:
         scaled(args.scale, args.jobs, args.rounds)
         return
