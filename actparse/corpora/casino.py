@@ -36,6 +36,7 @@ from actparse.registry import Parser
 from actparse.reports import located
 
 __all__ = [
+    "ACT_TARGETS",
     "CORPUS",
     "INTENT_RULES",
     "ITEMS",
@@ -66,6 +67,29 @@ PRIORITY_VALUE = {"High": 5.0, "Medium": 4.0, "Low": 3.0}
 #: The strategy labels that state needs.
 NEED_STRATEGIES = ("self-need", "other-need", "no-need")
 ELICIT_PREF = "elicit-pref"
+SMALL_TALK = "small-talk"
+#: What the coarse act of an annotated utterance should be, by what its strategy labels
+#: say it does (rules/acts.yaml): small talk alone is ``greet``, a need statement that
+#: is no question about preferences and carries no terms is ``inform``, a question
+#: about the other's preferences ``inquire``. Family name -> the act it should get.
+ACT_TARGETS = {
+    "small_talk_greet": "greet",
+    "need_inform": "inform",
+    "elicit_pref_inquire": "inquire",
+}
+
+
+def _families(labels: Sequence[str], act: Act) -> list[str]:
+    """The families of :data:`ACT_TARGETS` an utterance with ``labels`` and ``act``
+    belongs to (an utterance may be in two: a need statement that asks back)."""
+    families = []
+    if tuple(labels) == (SMALL_TALK,):
+        families.append("small_talk_greet")
+    if ELICIT_PREF in labels:
+        families.append("elicit_pref_inquire")
+    elif act.split is None and any(label in NEED_STRATEGIES for label in labels):
+        families.append("need_inform")
+    return families
 
 
 # ---------------------------------------------------------------------------
@@ -213,21 +237,58 @@ def final_deal(dialogue: Dialogue) -> tuple[Turn, ItemSplit] | None:
 
 #: The decision list: the first rule that holds wins, else ``unknown``. A question about
 #: the reader's needs is an inquiry even when it names items ("why do you need all 3
-#: firewood?"); its split, if any, stays on the act.
+#: firewood?"); its split, if any, stays on the act. Terms come before needs ("i need
+#: water, so i take 2" proposes), needs before small talk, and small talk before a bare
+#: assent: "yes, i am so excited for the trip" agrees with nothing on the table.
 INTENT_RULES: DecisionList[MessageView] = DecisionList(
     (
+        IntentRule(
+            "asks-about-the-trip",
+            "greet",
+            lambda m: m.has("tripquestion") and not m.has("need") and not m.names_items,
+        ),
         IntentRule("asks-preferences", "inquire", lambda m: m.has("elicit")),
         *SPLIT_INTENT_RULES,
+        IntentRule(
+            "asks-preferences-back",
+            "inquire",
+            lambda m: m.has("reciprocal") and (m.has("need") or m.names_items),
+        ),
         IntentRule("states-needs", "inform", lambda m: m.has("need")),
         IntentRule("refusal", "disagree", lambda m: m.has("disagree")),
+        IntentRule(
+            "assent-to-terms",
+            "agree",
+            lambda m: m.has("agree")
+            and m.partner_last is not None
+            and (m.has("consent") or not (m.has("smalltalk") or m.has("closing"))),
+        ),
+        IntentRule(
+            "small-talk",
+            "greet",
+            lambda m: (m.has("smalltalk") or m.has("closing") or m.has("reciprocal"))
+            and not m.names_items,
+        ),
+        IntentRule("greeting", "greet", lambda m: m.has("greeting") and not m.names_items),
         IntentRule("assent", "agree", lambda m: m.has("agree")),
         IntentRule("question", "inquire", lambda m: m.has("question")),
-        IntentRule("greeting", "greet", lambda m: m.has("greeting")),
         IntentRule("names-items", "inform", lambda m: m.names_items),
     ),
     fallback="unknown",
 )
-RULE_TAGS = ("agree", "disagree", "question", "greeting", "elicit", "need")
+RULE_TAGS = (
+    "agree",
+    "consent",
+    "disagree",
+    "question",
+    "greeting",
+    "elicit",
+    "need",
+    "smalltalk",
+    "closing",
+    "reciprocal",
+    "tripquestion",
+)
 
 
 class CasinoParser(SplitDialogueParser):
@@ -265,11 +326,28 @@ class CasinoReport(SplitReport):
         default_factory=lambda: defaultdict(Counter)
     )
 
+    #: The coarse acts of the three families the act definitions speak for (see
+    #: :data:`ACT_TARGETS`): family -> coarse act -> utterances.
+    target_acts: defaultdict[str, Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter)
+    )
+
     def add_labels(self, dialogue: Dialogue, acts: Sequence[Act]) -> None:
-        """Count the coarse act of every annotated utterance under each of its labels."""
+        """Count the coarse act of every annotated utterance under each of its labels,
+        and under the family of :data:`ACT_TARGETS` it belongs to."""
         for turn, act in zip(dialogue.turns, acts):
+            coarse = act.coarse or "none"
             for label in turn.labels:
-                self.strategy_acts[label][act.coarse or "none"] += 1
+                self.strategy_acts[label][coarse] += 1
+            for family in _families(turn.labels, act):
+                self.target_acts[family][coarse] += 1
+
+    def target_share(self, family: str) -> float:
+        """The share of a family's utterances whose coarse act is the one
+        :data:`ACT_TARGETS` gives it."""
+        counts = self.target_acts.get(family, Counter())
+        total = sum(counts.values())
+        return counts[ACT_TARGETS[family]] / total if total else 0.0
 
     def act_by_strategy(self) -> dict[str, dict[str, float]]:
         """For each strategy, the share of its utterances that get each coarse act."""
@@ -282,9 +360,7 @@ class CasinoReport(SplitReport):
 
     def elicit_pref_inquire(self) -> float:
         """The share of ``elicit-pref`` utterances whose coarse act is inquire."""
-        counts = self.strategy_acts.get(ELICIT_PREF, Counter())
-        total = sum(counts.values())
-        return counts["inquire"] / total if total else 0.0
+        return self.target_share("elicit_pref_inquire")
 
     def need_statements(self) -> dict[str, Any]:
         """How need statements (``self-need``, ``other-need``, ``no-need``) are labelled:
@@ -306,7 +382,11 @@ class CasinoReport(SplitReport):
         """The figures as JSON-ready numbers (fractions in 0..1)."""
         out = super().summary()
         out["act_by_strategy"] = self.act_by_strategy()
-        out["elicit_pref_inquire"] = self.elicit_pref_inquire()
+        for family in ACT_TARGETS:
+            out[family] = self.target_share(family)
+        out["act_target_utterances"] = {
+            family: sum(self.target_acts[family].values()) for family in ACT_TARGETS
+        }
         out["need_statements"] = self.need_statements()
         out["annotated_utterances"] = sum(sum(c.values()) for c in self.strategy_acts.values())
         return out

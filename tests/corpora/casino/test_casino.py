@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from actparse.corpora.casino import (
+    ACT_TARGETS,
     INTENT_RULES,
     NEED_STRATEGIES,
     CasinoParser,
@@ -66,12 +67,13 @@ def chat(*messages: tuple[int, str], deal: tuple[list[int], list[int]] | None = 
 def test_decision_list_names_are_unique_and_intents_mapped() -> None:
     names = [rule.name for rule in INTENT_RULES.rules]
     assert len(names) == len(set(names))
-    # A question about needs is an inquiry before any split rule can call it a proposal.
-    assert names[0] == "asks-preferences" and names[1:4] == [
-        "repeats-own-split",
-        "restates-partner-split",
-        "new-split",
-    ]
+    # A question about needs is an inquiry before any split rule can call it a proposal;
+    # terms come before needs, needs before small talk.
+    split_rules = ["repeats-own-split", "restates-partner-split", "new-split"]
+    start = names.index(split_rules[0])
+    assert names.index("asks-preferences") < start
+    assert names[start : start + 3] == split_rules
+    assert start < names.index("states-needs") < names.index("small-talk")
     intents = set(INTENT_RULES.intents)
     intents |= {"submit-deal", "accept-deal", "reject-deal", "walk-away"}
     assert intents == load_act_space().native("casino")
@@ -214,7 +216,17 @@ def test_the_running_deal_fills_what_an_offer_leaves_open() -> None:
     [
         pytest.param("What do you need the most?", "inquire", id="elicit-most"),
         pytest.param("Which item is most important to you?", "inquire", id="elicit-which"),
-        pytest.param("I'm doing well, how about you?", "inquire", id="how-about-you"),
+        pytest.param("I need water the most, how about you?", "inquire", id="needs-asked-back"),
+        pytest.param("I'm doing well, how about you?", "greet", id="wellbeing-asked-back"),
+        pytest.param("Hello, how are you?", "greet", id="how-are-you"),
+        pytest.param("Have a great weekend!", "greet", id="closing-wish"),
+        pytest.param("Awesome! Enjoy your trip", "greet", id="assent-then-closing"),
+        pytest.param("I am so excited for this trip!", "greet", id="trip-talk"),
+        pytest.param("Where are you going camping?", "greet", id="question-about-the-trip"),
+        pytest.param("What do you need most for your trip?", "inquire", id="needs-for-the-trip"),
+        pytest.param("Are you going to be needing a lot of water?", "inquire", id="elicit-needing"),
+        pytest.param("I love camping, but it gets so cold at night", "inform", id="need-wins"),
+        pytest.param("There are six of us, so we go through a lot", "inform", id="group-size"),
         pytest.param("I need a lot of water to survive", "inform", id="self-need"),
         pytest.param("My kids need extra food", "inform", id="other-need"),
         pytest.param("We brought plenty of water", "inform", id="no-need"),
@@ -226,6 +238,26 @@ def test_the_running_deal_fills_what_an_offer_leaves_open() -> None:
 def test_message_intents(text: str, intent: str) -> None:
     (act,) = PARSER.parse(chat((0, text)))
     assert act.intent == intent
+
+
+@pytest.mark.parametrize(
+    ("reply", "intent"),
+    [
+        pytest.param("I agree. Have a nice trip!", "agree", id="consent-then-closing"),
+        pytest.param("Great, have a nice trip!", "greet", id="weak-assent-then-closing"),
+        pytest.param("ok", "agree", id="bare-assent"),
+        pytest.param("Yes, I am so excited!", "greet", id="weak-assent-then-trip-talk"),
+    ],
+)
+def test_assent_with_terms_on_the_table(reply: str, intent: str) -> None:
+    offer = "How about I take 2 water and you take the rest?"
+    acts = PARSER.parse(chat((0, offer), (1, reply)))
+    assert acts[1].intent == intent
+
+
+def test_assent_with_nothing_on_the_table_is_small_talk() -> None:
+    (act,) = PARSER.parse(chat((0, "Yes, I am so excited for the trip!")))
+    assert act.intent == "greet"
 
 
 # --------------------------------------------------------------------------------------
@@ -246,6 +278,9 @@ def test_evaluation_summary(fixtures: Path) -> None:
         assert abs(sum(shares.values()) - 1.0) < 1e-9
     needs = summary["need_statements"]
     assert set(NEED_STRATEGIES) <= set(needs) and needs["most_common"] in ("inform", "propose")
+    for family in ACT_TARGETS:
+        assert 0.0 <= summary[family] <= 1.0
+        assert summary["act_target_utterances"][family] > 0
     json.dumps(summary)
     misses = report.misses()
     assert len(misses) == round(19 * (1 - summary["final_split_accuracy"]))
@@ -279,7 +314,11 @@ def test_evaluation_reads_records_and_is_a_report(fixtures: Path) -> None:
 #: train 1-600: 0.786; held-out part, train 601-900 + valid: 0.738), elicit-pref
 #: inquire 0.846, need statements inform or propose 0.769 (agree 0.056).
 FINAL_SPLIT_FLOOR = 0.70
-ELICIT_PREF_FLOOR = 0.80
+ELICIT_PREF_FLOOR = 0.88
+#: The acts rules/acts.yaml defines, by what the strategy labels say an utterance does
+#: (train + valid: 0.606, 0.894, 0.891 when these floors were set).
+SMALL_TALK_GREET_FLOOR = 0.60
+NEED_INFORM_FLOOR = 0.88
 
 
 @pytest.mark.corpus
@@ -293,6 +332,8 @@ def test_train_and_valid(data_dir: Path) -> None:
     assert summary["agreed_dialogues"] == 906
     assert summary["final_split_accuracy"] >= FINAL_SPLIT_FLOOR, summary
     assert summary["elicit_pref_inquire"] >= ELICIT_PREF_FLOOR
+    assert summary["small_talk_greet"] >= SMALL_TALK_GREET_FLOOR
+    assert summary["need_inform"] >= NEED_INFORM_FLOOR
     needs = summary["need_statements"]
     assert needs["most_common"] in ("inform", "propose")
     for label in NEED_STRATEGIES:
