@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 #: Tags the rule file must define: message tags, then the linker's word classes.
-MESSAGE_TAGS = ("question", "greeting", "negative")
+MESSAGE_TAGS = ("question", "greeting", "negative", "smalltalk")
 WORD_CLASSES = ("connector", "generic", "stop", "contrast", "reply", "pronoun")
 
 #: Partial names are stretches of at most this many words (as Cocoa's linker)...

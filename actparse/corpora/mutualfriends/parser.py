@@ -72,7 +72,7 @@ INTENT_RULES: DecisionList[MessageView] = DecisionList(
         IntentRule("mentions-a-value", "inform", lambda m: m.mentions > m.negated),
         IntentRule("negated-values", "negative", lambda m: m.negated > 0),
         IntentRule("negation", "negative", lambda m: m.has("negative")),
-        IntentRule("greeting", "greet", lambda m: m.has("greeting")),
+        IntentRule("greeting", "greet", lambda m: m.has("greeting") or m.has("smalltalk")),
     ),
     fallback="unknown",
 )
@@ -161,7 +161,8 @@ class MutualFriendsParser:
         return out
 
     def tags(self, text: str) -> frozenset[str]:
-        """The message tags (``question``, ``greeting``, ``negative``) of a text.
+        """The message tags (``question``, ``greeting``, ``negative``, ``smalltalk``) of a
+        text.
 
         Rules run sentence by sentence, so "Hi. Do you know anyone at Molycorp" is a
         question although its first word is a greeting.
@@ -169,10 +170,17 @@ class MutualFriendsParser:
         found: set[str] = set()
         for sentence in split_sentences(text) or [text]:
             tokens = tokenize(sentence)
+            # "How are you?" asks nothing about friends: a small-talk sentence is no
+            # question, whatever its words or its question mark.
+            small_talk = self.rules.has("smalltalk", tokens, sentence)
+            if small_talk:
+                found.add("smalltalk")
             for tag in MESSAGE_TAGS:
-                if tag not in found and self.rules.has(tag, tokens, sentence):
+                if tag in found or (small_talk and tag == "question"):
+                    continue
+                if self.rules.has(tag, tokens, sentence):
                     found.add(tag)
-            if "question" not in found:
+            if "question" not in found and not small_talk:
                 # "Hi, do you know anyone at STX": the question starts after the opener.
                 rest = self._after_opener(tokens)
                 if rest is not None and self.rules.has("question", rest, " ".join(rest)):

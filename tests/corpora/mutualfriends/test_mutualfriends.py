@@ -29,7 +29,9 @@ from mutualfriends_support import (
 
 from actparse.corpora.mutualfriends.evaluate import evaluate_mutualfriends
 from actparse.corpora.mutualfriends.parser import (
+    INTENT_RULES,
     RULES_FILE,
+    MessageView,
     MutualFriendsParser,
     load_mutualfriends_rules,
 )
@@ -60,6 +62,7 @@ def test_rule_file_is_shipped_and_defines_every_tag() -> None:
         "question",
         "greeting",
         "negative",
+        "smalltalk",
         "contrast",
         "reply",
         "pronoun",
@@ -369,3 +372,18 @@ def test_both_layouts_give_the_same_acts() -> None:
     }
     ours = [e["metadata"] for e in label(cocoa)["events"]]
     assert ours == label(hf)["acts"]
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        pytest.param("Hi, how are you?", "greet", id="how-are-you"),
+        pytest.param("I'm good, thanks! bye", "greet", id="thanks-bye"),
+        pytest.param("How are you? Who do you have?", "inquire", id="then-a-real-question"),
+        pytest.param("how are you related to them?", "inquire", id="not-small-talk"),
+    ],
+)
+def test_small_talk_is_greet(text: str, intent: str) -> None:
+    """Small talk is ``greet`` in every corpus: a small-talk sentence asks nothing."""
+    view = MessageView(PARSER.tags(text), 0, 0)
+    assert INTENT_RULES.decide(view) == intent
