@@ -197,13 +197,19 @@ INTENT_RULES: DecisionList[MessageView] = DecisionList(
         *SPLIT_INTENT_RULES,
         IntentRule("refusal", "disagree", lambda m: m.has("disagree")),
         IntentRule("assent", "agree", lambda m: m.has("agree")),
+        # "hi how are you ?" asks nothing about the items: small talk is greet.
+        IntentRule(
+            "small-talk",
+            "greet",
+            lambda m: m.has("smalltalk") and not m.has("need") and not m.names_items,
+        ),
         IntentRule("question", "inquire", lambda m: m.has("question")),
         IntentRule("greeting", "greet", lambda m: m.has("greeting")),
         IntentRule("needs-or-items", "inform", lambda m: m.has("need") or m.names_items),
     ),
     fallback="unknown",
 )
-RULE_TAGS = ("agree", "disagree", "question", "greeting", "need")
+RULE_TAGS = ("agree", "disagree", "question", "greeting", "need", "smalltalk")
 
 
 class DealOrNoDealParser(SplitDialogueParser):

@@ -164,6 +164,23 @@ def test_one_act_per_turn_with_coarse_acts(fixtures: Path) -> None:
         )
 
 
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        pytest.param("hi how are you ?", "greet", id="how-are-you"),
+        pytest.param("thank you !", "greet", id="thanks"),
+        pytest.param("ok thanks", "agree", id="assent-with-thanks"),
+        pytest.param("how are you going to split them ?", "inquire", id="not-small-talk"),
+    ],
+)
+def test_small_talk_is_greet(text: str, intent: str) -> None:
+    """Greetings and small talk are ``greet`` in every corpus."""
+    (act, _select) = PARSER.parse(
+        dialogue_from_dealornodeal(record(f"YOU: {text} <eos> THEM: <selection>"))
+    )
+    assert act.intent == intent
+
+
 def test_a_whole_dialogue() -> None:
     d = dialogue_from_dealornodeal(
         record(
