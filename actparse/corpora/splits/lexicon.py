@@ -42,6 +42,7 @@ _WORD_CLASSES = frozenset(
         "give_after_modal",
         "source",
         "opinion",
+        "auxiliary",
         "copula",
         "relative",
         "my",

@@ -296,7 +296,8 @@ def _opens_purpose(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool
 
 def _opens_clause(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
     """The verb at ``i`` starts a new clause ("fine, take the hat"), unless its subject
-    stands right before the boundary word ("i also send")."""
+    stands before the boundary word, maybe with auxiliaries between ("i also send", "i
+    would then get")."""
     if i == 0:
         return True
     prev = tokens[i - 1]
@@ -305,4 +306,11 @@ def _opens_clause(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
         or lexicon.has("interjection", prev)
         or (lexicon.has("boundary", prev) and not lexicon.has("conjunction", prev))
     )
-    return opens and not (i > 1 and person(tokens[i - 2], lexicon, subject=True) is not None)
+    if not opens:
+        return False
+    # "i would then take", "if i could also have": auxiliaries and adverbs may stand
+    # between the subject and the boundary word before its verb.
+    j = i - 2
+    while j > 0 and lexicon.has("auxiliary", tokens[j]):
+        j -= 1
+    return not (j >= 0 and person(tokens[j], lexicon, subject=True) is not None)

@@ -254,6 +254,20 @@ CASINO_GOLDEN = [
         ((0, 1, 3), (3, 2, 0)),
     ),
     ("the-fire-is-no-firewood", "we sit by the fire at night", (3, 3, 3), None),
+    # auxiliary: a subject keeps its verb across "then"/"also" after an auxiliary.
+    (
+        "subject-would-then-get",
+        "I would then get all the firewood and 2 food",
+        (3, 3, 3),
+        ((2, 0, 3), (1, 3, 0)),
+    ),
+    (
+        "if-i-could-also-have",
+        "If I could also have all of the water, that works",
+        (3, 3, 3),
+        ((0, 3, 0), (3, 0, 3)),
+    ),
+    ("then-take-is-imperative", "Ok then take the firewood", (3, 3, 3), ((3, 3, 0), (0, 0, 3))),
 ]
 
 CASINO_MISSES = [
