@@ -43,6 +43,7 @@ _WORD_CLASSES = frozenset(
         "source",
         "opinion",
         "auxiliary",
+        "relative_clause",
         "copula",
         "relative",
         "my",
