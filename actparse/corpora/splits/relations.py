@@ -205,7 +205,7 @@ def fill_elliptic_lists(
             if m.kind != "bare":
                 previous = m.side
             continue
-        if m.why == "value" or m.kind == "bare":
+        if m.why in ("value", "purpose") or m.kind == "bare":
             continue
         if sentence_of[m.start] in blocked or person_at[m.start]:
             continue

@@ -133,6 +133,10 @@ def assign_sides(
                 # "everything has been cancelled": only "have everything", "take
                 # everything", "give you everything" put it on a side.
                 side = None
+            if clause.purpose:
+                # "a lot to make up for 1 water": inside a clause of purpose, and no list
+                # with no person either (fill_elliptic_lists skips it).
+                mention.why = "purpose"
             if side is not None:
                 mention.side, mention.why = side, clause.trace()
                 mention.negated = clause.negated
@@ -151,6 +155,15 @@ def assign_sides(
         if tok == "to" and _opens_purpose(tokens, i + 1, lexicon):
             clause.purpose = True
             continue
+        if (
+            clause.purpose
+            and lexicon.has("clause_start", tok)
+            and i + 1 < n
+            and tokens[i + 1] in ("is", "are", "was", "will", "would")
+        ):
+            # "just want to agree it is 1 food and 2 water": a new statement ends the
+            # clause of purpose.
+            clause.purpose = False
         after_give = lexicon.has("give", prev) or (
             prev == "to" and i > 1 and lexicon.has("give", tokens[i - 2])
         )

@@ -282,6 +282,15 @@ CASINO_GOLDEN = [
         ((1, 2, 0), (2, 1, 3)),
     ),
     ("worth-over-a-list", "the water and the food matter most to me", (3, 3, 3), None),
+    # A list inside a clause of purpose is nobody's, not even the default side's; a new
+    # statement ("it is ...") ends the clause.
+    ("purpose-no-elliptic-list", "That is a lot to make up for 1 water.", (3, 3, 3), None),
+    (
+        "purpose-ends-at-it-is",
+        "I just want to confirm it is 1 food, 2 firewood and 2 water",
+        (3, 3, 3),
+        ((1, 2, 2), (2, 1, 1)),
+    ),
 ]
 
 CASINO_MISSES = [
