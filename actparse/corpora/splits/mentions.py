@@ -67,6 +67,8 @@ class Mention:
     implied: bool = False
     #: Why the side was chosen (``subject``, ``recipient``, ``benefit-after``, ...).
     why: str = ""
+    #: The written quantity of the list before it reaches it ("1 of the food and water").
+    spread: bool = False
 
     def describe(self, items: Sequence[str]) -> str:
         """A short trace such as ``count2:hat->other(subject)``."""
@@ -135,6 +137,11 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
             if j > 0 and lexicon.has("all", tokens[j - 1]):
                 return Quantity(j - 1, "count", value, True, relative)
             return Quantity(j, "count", value, True, relative)
+        if lexicon.has("each", tok) and j > 0 and start > j:
+            # "one each of the food and water": n of every item of the list after it.
+            each = lexicon.number(tokens[j - 1])
+            if each is not None and tokens[j + 1] == "of":
+                return Quantity(j - 1, "count", each, True, relative)
         if lexicon.has("all", tok):
             return Quantity(j, "all", None, True, relative)
         if lexicon.has("rest", tok):
@@ -368,11 +375,21 @@ def _spread_quantities(
         ):
             # "1 of the food and firewood": one of each.
             after.kind, after.count, after.explicit = "count", before.count, True
+            after.spread = True
+    listed = {
+        id(after)
+        for before, after in itertools.pairwise(mentions)
+        if conjoined(tokens, before, after, lexicon) and before.item is not None
+    }
     for m in mentions:
         if m.item is None or m.kind != "count":
             continue
         nxt = tokens[m.end + 1] if m.end + 1 < len(tokens) else ""
         lead = tokens[max(m.start - 3, 0) : m.start]
+        if lexicon.has("each", nxt) and id(m) in listed:
+            # "2 packages of firewood and water each": each item of the list, not each
+            # side.
+            continue
         # "one ball each", "we each get 1"
         if lexicon.has("each", nxt) or any(lexicon.has("each", t) for t in lead):
             m.both = True
@@ -411,6 +428,10 @@ def counted(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> bool:
     if m.kind in ("every", "rest", "rest-item", "half", "bare"):
         return False
     if m.kind == "each-item":
+        return True
+    if m.spread:
+        # The quantity of the list before it reaches it ("one each of the firewood and
+        # food").
         return True
     first = tokens[m.start]
     if lexicon.number(first) is not None:

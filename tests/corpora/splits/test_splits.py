@@ -140,6 +140,7 @@ DOND_GOLDEN = [
     ),
     ("worth-is-no-claim", "the books are worth nothing to me", (3, 1, 1), None),
     ("hate-is-not-hat", "i hate to say it but no", (3, 1, 1), None),
+    ("one-item-each-is-both-sides", "you get one ball each", (1, 2, 2), ((1, 2, 1), (0, 0, 1))),
     ("chit-chat", "basketballs with hats on them are so cute . thanks", (1, 2, 3), None),
 ]
 
@@ -291,6 +292,20 @@ CASINO_GOLDEN = [
         (3, 3, 3),
         ((1, 2, 2), (2, 1, 1)),
     ),
+    # "n each of X and Y" and "n of X and Y each": n of every item of the list.
+    (
+        "n-each-of-list",
+        "So you are fine with one each of firewood and food and 2 waters?",
+        (3, 3, 3),
+        ((2, 1, 2), (1, 2, 1)),
+    ),
+    (
+        "list-then-each",
+        "I will need 2 packages of firewood and water each.",
+        (3, 3, 3),
+        ((0, 2, 2), (3, 1, 1)),
+    ),
+    ("there-are-is-a-fact", "There are 3 packages of food and water.", (3, 3, 3), None),
 ]
 
 CASINO_MISSES = [
