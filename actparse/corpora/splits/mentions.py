@@ -370,7 +370,12 @@ def _spread_quantities(
             after.kind, after.count, after.explicit = "all", None, True
         elif (
             before.kind == "count"
-            and "of" in tokens[before.start : before.end]
+            and (
+                "of" in tokens[before.start : before.end]
+                # "2 water and firewood": a bare noun shares the number written before
+                # the list (not an article: "a water and firewood" says no more).
+                or _standalone_number(tokens[before.start], lexicon)
+            )
             and (after.kind == "bare")
         ):
             # "1 of the food and firewood": one of each.

@@ -306,6 +306,25 @@ CASINO_GOLDEN = [
         ((0, 2, 2), (3, 1, 1)),
     ),
     ("there-are-is-a-fact", "There are 3 packages of food and water.", (3, 3, 3), None),
+    # A number before a list reaches a bare noun in it; an article or "some" does not.
+    (
+        "number-reaches-bare-noun",
+        "OK, so 2 water and firewood for me and 2 food for you?",
+        (3, 3, 3),
+        ((1, 2, 2), (2, 1, 1)),
+    ),
+    (
+        "article-stays-with-its-noun",
+        "I could use a water and firewood",
+        (3, 3, 3),
+        ((0, 1, 0), (3, 2, 3)),
+    ),
+    (
+        "vague-noun-not-counted",
+        "Can I have 2 water and some firewood?",
+        (3, 3, 3),
+        ((0, 2, 0), (3, 1, 3)),
+    ),
 ]
 
 CASINO_MISSES = [
