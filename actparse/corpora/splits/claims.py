@@ -183,10 +183,12 @@ class SplitParse:
         if len(self.claims.named_sides) != 1 or self.claims.rest is not None:
             return False
         (side,) = self.claims.named_sides
+        # A reason ("because i only have 1 food") restates the deal; it does not count
+        # out the share.
         counted = {
             m.item
             for m in self.mentions
-            if m.side == side and m.kind == "count" and m.item is not None
+            if m.side == side and m.kind == "count" and m.item is not None and not m.reason
         }
         return len(counted) >= n_items - 1 >= 2
 

@@ -44,6 +44,7 @@ _WORD_CLASSES = frozenset(
         "opinion",
         "auxiliary",
         "relative_clause",
+        "reason",
         "copula",
         "relative",
         "my",

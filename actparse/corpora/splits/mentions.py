@@ -69,6 +69,9 @@ class Mention:
     why: str = ""
     #: The written quantity of the list before it reaches it ("1 of the food and water").
     spread: bool = False
+    #: The mention is in a clause of reason ("since i only get 1 food"): it restates
+    #: the deal rather than spelling it out.
+    reason: bool = False
 
     def describe(self, items: Sequence[str]) -> str:
         """A short trace such as ``count2:hat->other(subject)``."""

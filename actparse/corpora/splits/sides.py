@@ -113,12 +113,18 @@ def assign_sides(
     n = len(tokens)
     negation_at = -10
     skip_until = -1
+    giving_reasons = False
     for i, tok in enumerate(tokens):
         if i <= skip_until:
             continue
         prev = tokens[i - 1] if i > 0 else "."
+        if lexicon.has("reason", tok):
+            giving_reasons = True
+        elif lexicon.has("sentence_end", tok):
+            giving_reasons = False
         mention = by_start.get(i)
         if mention is not None:
+            mention.reason = giving_reasons
             side = clause.effective()
             # "i will conserve my water": a subject claims an item through a verb of
             # having or giving, or with a written quantity.

@@ -462,6 +462,16 @@ def test_a_share_counted_item_by_item_leaves_the_last_item_to_the_other() -> Non
     assert proposal(text, "casino", (3, 3, 3), running) == ((3, 0, 2), (0, 3, 1))
 
 
+def test_a_count_given_as_a_reason_does_not_spell_out_a_share() -> None:
+    # "since I only get 1 food" restates the table: the water stays where it was.
+    running = ((1, 2, 1), (2, 1, 2))
+    text = "Fine, then I will need 2 firewood, since I only get 1 food."
+    assert proposal(text, "casino", (3, 3, 3), running) == ((1, 2, 2), (2, 1, 1))
+    # Without the reason the same counts are a share counted item by item.
+    text = "Fine, then I will need 2 firewood and 1 food."
+    assert proposal(text, "casino", (3, 3, 3), running) == ((1, 0, 2), (2, 3, 1))
+
+
 def test_the_rest_is_what_the_table_leaves() -> None:
     # the reader asked for the ball and a hat; "i get everything else" keeps that.
     running = ((3, 1, 0), (0, 1, 1))
