@@ -320,6 +320,12 @@ CASINO_GOLDEN = [
         ((0, 1, 0), (3, 2, 3)),
     ),
     (
+        "misspelt-fireword",
+        "And I get 2 fireword, 1 food, and 1 water.",
+        (3, 3, 3),
+        ((1, 1, 2), (2, 2, 1)),
+    ),
+    (
         "vague-noun-not-counted",
         "Can I have 2 water and some firewood?",
         (3, 3, 3),
