@@ -130,10 +130,12 @@ def assign_sides(
             # having or giving, or with a written quantity.
             if (
                 lexicon.claims_need_verb
-                and clause.why == "subject"
+                and clause.why in ("subject", "thanks")
                 and not clause.verb
                 and not counted(tokens, mention, lexicon)
             ):
+                # "thank you for the firewood" after a deal thanks for it; only "thank you
+                # for the 2 water" says how many.
                 side = None
             if side is not None and mention.kind == "every" and not _offered(tokens, i, lexicon):
                 # "everything has been cancelled": only "have everything", "take

@@ -255,6 +255,7 @@ CASINO_GOLDEN = [
         ((0, 1, 3), (3, 2, 0)),
     ),
     ("the-fire-is-no-firewood", "we sit by the fire at night", (3, 3, 3), None),
+    ("thanks-for-the-item", "Thank you for the firewood, the kids will love it", (3, 3, 3), None),
     # auxiliary: a subject keeps its verb across "then"/"also" after an auxiliary.
     (
         "subject-would-then-get",
