@@ -117,6 +117,8 @@ def apply_exchanges(
         if (
             gap
             and gap[0] in ("for", EXCHANGE_FOR)
+            # "3 food for, 2 firewood": a stray "for" before a comma trades nothing.
+            and not (len(gap) > 1 and lexicon.has("boundary", gap[1]))
             and before.side is not None
             and not any(person(t, lexicon, subject=False) is not None for t in gap)
         ):

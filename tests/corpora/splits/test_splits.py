@@ -255,6 +255,12 @@ CASINO_GOLDEN = [
         ((0, 1, 3), (3, 2, 0)),
     ),
     ("the-fire-is-no-firewood", "we sit by the fire at night", (3, 3, 3), None),
+    (
+        "stray-for-before-comma",
+        "I will accept your deal of 3 food for, 2 firewood, and no water",
+        (3, 3, 3),
+        ((3, 0, 2), (0, 3, 1)),
+    ),
     ("thanks-for-the-item", "Thank you for the firewood, the kids will love it", (3, 3, 3), None),
     # auxiliary: a subject keeps its verb across "then"/"also" after an auxiliary.
     (
