@@ -261,6 +261,18 @@ CASINO_GOLDEN = [
         (3, 3, 3),
         ((3, 0, 2), (0, 3, 1)),
     ),
+    (
+        "later-benefit-phrase-wins",
+        "So 3 firewood, 2 food for you and 3 water, 1 food for me?",
+        (3, 3, 3),
+        ((1, 3, 0), (2, 0, 3)),
+    ),
+    (
+        "benefit-phrase-heads-the-rest-of-its-list",
+        "So I'm thinking 2 water for me, 1 food, and 1 firewood.",
+        (3, 3, 3),
+        ((1, 2, 1), (2, 1, 2)),
+    ),
     ("thanks-for-the-item", "Thank you for the firewood, the kids will love it", (3, 3, 3), None),
     # auxiliary: a subject keeps its verb across "then"/"also" after an auxiliary.
     (
