@@ -45,6 +45,8 @@ _WORD_CLASSES = frozenset(
         "auxiliary",
         "relative_clause",
         "reason",
+        "taste",
+        "wish_modal",
         "copula",
         "relative",
         "my",

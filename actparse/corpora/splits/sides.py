@@ -284,7 +284,9 @@ def assign_sides(
             # A new verb of having governs what follows ("concede and take the books").
             clause.giving = False
             clause.negated = negated
-            clause.verb = True
+            # "i like the firewood for cooking" states a taste; "i would like the
+            # firewood", "i'd love to have" ask for it.
+            clause.verb = not lexicon.has("taste", tok) or lexicon.has("wish_modal", prev)
             continue
     claim_backwards(tokens, mentions, benefits, subjects, lexicon)
     apply_exceptions(tokens, mentions, lexicon)
