@@ -139,6 +139,9 @@ class SplitParse:
     #: The message points back at a first offer ("your original offer"): whose,
     #: ``SELF``/``OTHER`` relative to the writer or :data:`EITHER`.
     refers_back: int | None = None
+    #: The message states a need ("i need 2 firewood and 2 water"): what it counts is
+    #: what the writer cannot do without, not a share spelt out item by item.
+    states_need: bool = False
 
     @property
     def has_claim(self) -> bool:
@@ -180,7 +183,7 @@ class SplitParse:
     def spells_out_one_side(self, n_items: int) -> bool:
         """The message counts all but one item for one side ("how about I get 3 food
         and 2 firewood?"): the item it leaves out is the other side's."""
-        if len(self.claims.named_sides) != 1 or self.claims.rest is not None:
+        if self.states_need or len(self.claims.named_sides) != 1 or self.claims.rest is not None:
             return False
         (side,) = self.claims.named_sides
         # A reason ("because i only have 1 food") restates the deal; it does not count
@@ -220,7 +223,10 @@ def parse_split(
     assign_sides(toks, mentions, lexicon, default_side)
     claims = resolve_claims(mentions, totals)
     increment = any(lexicon.has("increment", t) for t in toks)
-    return SplitParse(toks, tuple(mentions), claims, increment, _refers_back(toks, lexicon))
+    states_need = any(lexicon.has("need_verb", t) for t in toks)
+    return SplitParse(
+        toks, tuple(mentions), claims, increment, _refers_back(toks, lexicon), states_need
+    )
 
 
 def _refers_back(tokens: Sequence[str], lexicon: SplitLexicon) -> int | None:

@@ -46,6 +46,7 @@ _WORD_CLASSES = frozenset(
         "relative_clause",
         "reason",
         "taste",
+        "need_verb",
         "wish_modal",
         "copula",
         "relative",

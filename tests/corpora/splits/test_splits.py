@@ -497,8 +497,18 @@ def test_a_count_given_as_a_reason_does_not_spell_out_a_share() -> None:
     text = "Fine, then I will need 2 firewood, since I only get 1 food."
     assert proposal(text, "casino", (3, 3, 3), running) == ((1, 2, 2), (2, 1, 1))
     # Without the reason the same counts are a share counted item by item.
-    text = "Fine, then I will need 2 firewood and 1 food."
+    text = "Fine, then I will take 2 firewood and 1 food."
     assert proposal(text, "casino", (3, 3, 3), running) == ((1, 0, 2), (2, 3, 1))
+
+
+def test_a_statement_of_need_does_not_spell_out_a_share() -> None:
+    # "I'll need 2 firewood and 2 water" says what the writer cannot do without: the
+    # food stays where the table put it.
+    running = ((2, 1, 1), (1, 2, 2))
+    text = "I'll need 2 firewood and 2 water then."
+    assert proposal(text, "casino", (3, 3, 3), running) == ((2, 2, 2), (1, 1, 1))
+    text = "How about I get 2 firewood and 2 water then?"
+    assert proposal(text, "casino", (3, 3, 3), running) == ((0, 2, 2), (3, 1, 1))
 
 
 def test_the_rest_is_what_the_table_leaves() -> None:
