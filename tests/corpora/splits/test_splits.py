@@ -494,7 +494,7 @@ def test_a_share_counted_item_by_item_leaves_the_last_item_to_the_other() -> Non
 def test_a_count_given_as_a_reason_does_not_spell_out_a_share() -> None:
     # "since I only get 1 food" restates the table: the water stays where it was.
     running = ((1, 2, 1), (2, 1, 2))
-    text = "Fine, then I will need 2 firewood, since I only get 1 food."
+    text = "Fine, then I will take 2 firewood, since I only get 1 food."
     assert proposal(text, "casino", (3, 3, 3), running) == ((1, 2, 2), (2, 1, 1))
     # Without the reason the same counts are a share counted item by item.
     text = "Fine, then I will take 2 firewood and 1 food."
