@@ -299,7 +299,8 @@ def assign_sides(
 
 def _opens_purpose(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
     """ "to" + a verb other than one of having or giving starts a clause of purpose
-    ("i need firewood to cook the food"); "to have", "to you", "to 2" do not."""
+    ("i need firewood to cook the food"); "to have", "to do", "to you", "to 2" do
+    not."""
     if i >= len(tokens):
         return False
     word = tokens[i]
@@ -307,6 +308,8 @@ def _opens_purpose(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool
         lexicon.has("possess", word)
         or lexicon.has("imperative", word)
         or lexicon.has("give", word)
+        # "i would be willing to do 1 food and 2 water": the deal, not a purpose.
+        or lexicon.has("give_after_modal", word)
         or lexicon.has("determiner", word)
         or lexicon.has("boundary", word)
         or lexicon.has("all", word)

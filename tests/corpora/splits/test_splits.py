@@ -306,6 +306,12 @@ CASINO_GOLDEN = [
         ((1, 2, 0), (2, 1, 3)),
     ),
     ("worth-over-a-list", "the water and the food matter most to me", (3, 3, 3), None),
+    (
+        "willing-to-do-is-no-purpose",
+        "I drink a lot of water so would be willing to do 1 firewood, 2 water and 1 food.",
+        (3, 3, 3),
+        ((1, 2, 1), (2, 1, 2)),
+    ),
     # A list inside a clause of purpose is nobody's, not even the default side's; a new
     # statement ("it is ...") ends the clause.
     ("purpose-no-elliptic-list", "That is a lot to make up for 1 water.", (3, 3, 3), None),
