@@ -212,6 +212,17 @@ def find_mentions(
         elif lexicon.has("compound_head", nxt_tok):
             # "water bottles", "food supply": another noun, not the item.
             continue
+        if (
+            kind == "all"
+            and lexicon.bare_noun == "none"
+            and tokens[start] == "both"
+            and nxt_tok == "and"
+            and i + 2 < len(tokens)
+            and tokens[i + 2] in lexicon.item_words
+        ):
+            # "useful for both food and water": "both ... and" joins the items, it does not
+            # count them (where a bare noun is a preference).
+            kind, explicit = "bare", False
         if kind in ("bare", "all") and not explicit:
             after = _count_after(tokens, i, lexicon)
             if after is not None:
@@ -374,7 +385,8 @@ def _spread_quantities(
         elif (
             before.kind == "count"
             and (
-                "of" in tokens[before.start : before.end]
+                before.spread
+                or "of" in tokens[before.start : before.end]
                 # "2 water and firewood": a bare noun shares the number written before
                 # the list (not an article: "a water and firewood" says no more).
                 or _standalone_number(tokens[before.start], lexicon)

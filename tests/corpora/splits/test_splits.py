@@ -334,6 +334,19 @@ CASINO_GOLDEN = [
         (3, 3, 3),
         ((0, 2, 2), (3, 1, 1)),
     ),
+    (
+        "count-spreads-along-the-list",
+        "you get two packages of water, food and firewood",
+        (3, 3, 3),
+        ((1, 1, 1), (2, 2, 2)),
+    ),
+    ("both-and-joins-items", "that is useful for both food and water", (3, 3, 3), None),
+    (
+        "both-the-items-counts-them",
+        "I would like both the water and the food",
+        (3, 3, 3),
+        ((3, 3, 0), (0, 0, 3)),
+    ),
     ("there-are-is-a-fact", "There are 3 packages of food and water.", (3, 3, 3), None),
     # A number before a list reaches a bare noun in it; an article or "some" does not.
     (
