@@ -280,14 +280,19 @@ def find_mentions(
         elif (
             last_item is not None
             and _standalone_number(tok, lexicon)
-            and lexicon.has("unit", nxt)
-            and (i + 2 >= len(tokens) or tokens[i + 2] != "of")
+            and lexicon.has("unit", tokens[_past_vague(tokens, i + 1, lexicon)])
+            and (
+                _past_vague(tokens, i + 1, lexicon) + 1 >= len(tokens)
+                or tokens[_past_vague(tokens, i + 1, lexicon) + 1] != "of"
+            )
         ):
-            # "i can do with 2 packages": units of the item talked about last.
-            mention = Mention(i, i + 1, last_item, "count", lexicon.number(tok), True)
+            # "i can do with 2 packages", "one extra unit is enough for us": units of
+            # the item talked about last.
+            unit = _past_vague(tokens, i + 1, lexicon)
+            mention = Mention(i, unit, last_item, "count", lexicon.number(tok), True)
             mention.implied = True
             mentions.append(mention)
-            consumed.update((i, i + 1))
+            consumed.update(range(i, unit + 1))
         elif (
             last_item is not None
             and _standalone_number(tok, lexicon)
@@ -358,6 +363,14 @@ def _rest_of_something_else(tokens: Sequence[str], i: int, lexicon: SplitLexicon
         if not lexicon.has("determiner", tok):
             return True
     return True
+
+
+def _past_vague(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> int:
+    """The first position from ``i`` on that is not a vague word ("extra", "more"):
+    where the noun of "one extra unit" stands (``len(tokens) - 1`` at most)."""
+    while i < len(tokens) - 1 and lexicon.has("vague", tokens[i]):
+        i += 1
+    return min(i, len(tokens) - 1)
 
 
 def _is_pronoun(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:

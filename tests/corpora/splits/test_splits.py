@@ -347,6 +347,12 @@ CASINO_GOLDEN = [
         (3, 3, 3),
         ((3, 3, 0), (0, 0, 3)),
     ),
+    (
+        "number-vague-unit",
+        "Feel free to take the leftover firewood, I think one extra unit is enough for us.",
+        (3, 3, 3),
+        ((None, None, 1), (None, None, 2)),
+    ),
     ("there-are-is-a-fact", "There are 3 packages of food and water.", (3, 3, 3), None),
     # A number before a list reaches a bare noun in it; an article or "some" does not.
     (
