@@ -353,6 +353,12 @@ CASINO_GOLDEN = [
         (3, 3, 3),
         ((None, None, 1), (None, None, 2)),
     ),
+    (
+        "n-of-mine",
+        "I need some water. I'll give you two of mine so that I can hang on to one.",
+        (3, 3, 3),
+        ((3, 1, 3), (0, 2, 0)),
+    ),
     ("there-are-is-a-fact", "There are 3 packages of food and water.", (3, 3, 3), None),
     # A number before a list reaches a bare noun in it; an article or "some" does not.
     (
@@ -389,6 +395,7 @@ CASINO_MISSES = [
         ((1, 2, 2), (2, 1, 1)),
     ),
     (
+        # With no item named before, "two of mine" counts nothing we know.
         "two-of-mine",
         "I'll give you two of mine so that I can hang on to one.",
         (3, 3, 3),
