@@ -286,7 +286,7 @@ def assign_sides(
             clause.negated = negated
             # "i like the firewood for cooking" states a taste; "i would like the
             # firewood", "i'd love to have" ask for it.
-            clause.verb = not lexicon.has("taste", tok) or lexicon.has("wish_modal", prev)
+            clause.verb = not lexicon.has("taste", tok) or _wished(tokens, i, lexicon)
             continue
     claim_backwards(tokens, mentions, benefits, subjects, lexicon)
     apply_exceptions(tokens, mentions, lexicon)
@@ -295,6 +295,19 @@ def assign_sides(
     fill_elliptic_lists(tokens, mentions, lexicon, default_side)
     # "How about 2 water for 3 food?": the list got its side only now.
     apply_exchanges(tokens, mentions, lexicon)
+
+
+def _wished(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
+    """A modal of wishing stands before the verb at ``i``, maybe with auxiliaries and
+    adverbs between ("i would really like", "i'd also love")."""
+    j = i - 1
+    while j >= 0:
+        if lexicon.has("wish_modal", tokens[j]):
+            return True
+        if not lexicon.has("auxiliary", tokens[j]):
+            return False
+        j -= 1
+    return False
 
 
 def _opens_purpose(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:

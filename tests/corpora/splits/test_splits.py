@@ -276,6 +276,13 @@ CASINO_GOLDEN = [
     # A verb of taste claims only with a modal of wishing before it, or a written count.
     ("taste-is-no-claim", "And I like the firewood for cooking", (3, 3, 3), None),
     ("would-like-claims", "I would like the firewood", (3, 3, 3), ((0, 0, 3), (3, 3, 0))),
+    (
+        "would-really-like-claims",
+        "I'd really like the firewood",
+        (3, 3, 3),
+        ((0, 0, 3), (3, 3, 0)),
+    ),
+    ("really-like-is-taste", "I really like the firewood", (3, 3, 3), None),
     ("love-to-have-claims", "I'd love to have the water", (3, 3, 3), ((0, 3, 0), (3, 0, 3))),
     ("thanks-for-the-item", "Thank you for the firewood, the kids will love it", (3, 3, 3), None),
     # auxiliary: a subject keeps its verb across "then"/"also" after an auxiliary.
