@@ -139,9 +139,6 @@ class SplitParse:
     #: The message points back at a first offer ("your original offer"): whose,
     #: ``SELF``/``OTHER`` relative to the writer or :data:`EITHER`.
     refers_back: int | None = None
-    #: The message states a need ("i need 2 firewood and 2 water"): what it counts is
-    #: what the writer cannot do without, not a share spelt out item by item.
-    states_need: bool = False
 
     @property
     def has_claim(self) -> bool:
@@ -183,15 +180,19 @@ class SplitParse:
     def spells_out_one_side(self, n_items: int) -> bool:
         """The message counts all but one item for one side ("how about I get 3 food
         and 2 firewood?"): the item it leaves out is the other side's."""
-        if self.states_need or len(self.claims.named_sides) != 1 or self.claims.rest is not None:
+        if len(self.claims.named_sides) != 1 or self.claims.rest is not None:
             return False
         (side,) = self.claims.named_sides
-        # A reason ("because i only have 1 food") restates the deal; it does not count
-        # out the share.
+        # A reason ("because i only have 1 food") restates the deal and a need ("i'll
+        # need 2 firewood") says what the writer cannot do without: neither counts out
+        # the share.
         counted = {
             m.item
             for m in self.mentions
-            if m.side == side and m.kind == "count" and m.item is not None and not m.reason
+            if m.side == side
+            and m.kind == "count"
+            and m.item is not None
+            and not (m.reason or m.needed)
         }
         return len(counted) >= n_items - 1 >= 2
 
@@ -223,10 +224,7 @@ def parse_split(
     assign_sides(toks, mentions, lexicon, default_side)
     claims = resolve_claims(mentions, totals)
     increment = any(lexicon.has("increment", t) for t in toks)
-    states_need = any(lexicon.has("need_verb", t) for t in toks)
-    return SplitParse(
-        toks, tuple(mentions), claims, increment, _refers_back(toks, lexicon), states_need
-    )
+    return SplitParse(toks, tuple(mentions), claims, increment, _refers_back(toks, lexicon))
 
 
 def _refers_back(tokens: Sequence[str], lexicon: SplitLexicon) -> int | None:

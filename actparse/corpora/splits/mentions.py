@@ -72,6 +72,9 @@ class Mention:
     #: The mention is in a clause of reason ("since i only get 1 food"): it restates
     #: the deal rather than spelling it out.
     reason: bool = False
+    #: A verb of need claims it ("i will need 2 firewood"): what the writer cannot do
+    #: without, not a share spelt out item by item.
+    needed: bool = False
 
     def describe(self, items: Sequence[str]) -> str:
         """A short trace such as ``count2:hat->other(subject)``."""

@@ -45,6 +45,8 @@ class _Clause:
     purpose: bool = False
     #: A verb of having or giving came after the subject.
     verb: bool = False
+    #: The verb of having is one of need ("i will need 2 firewood").
+    needs: bool = False
 
     #: The clause has a subject that is nobody's side ("we both", "they"): its verbs
     #: are not imperatives.
@@ -54,13 +56,14 @@ class _Clause:
         """A new marker names the side of what follows."""
         # A clause of purpose outlives a new subject ("to make sure we have everything").
         self.side, self.why = side, why
-        self.giving = self.negated = self.verb = self.neutral = False
+        self.giving = self.negated = self.verb = self.neutral = self.needs = False
 
     def reset(self) -> None:
         """Forget everything (a sentence ended, or a clause with no side began)."""
         self.side = self.subject = None
         self.why = ""
         self.giving = self.negated = self.purpose = self.verb = self.neutral = False
+        self.needs = False
 
     def effective(self) -> int | None:
         """The side a mention here goes to: flipped once by giving, once by negation."""
@@ -125,6 +128,7 @@ def assign_sides(
         mention = by_start.get(i)
         if mention is not None:
             mention.reason = giving_reasons
+            mention.needed = clause.needs
             side = clause.effective()
             # "i will conserve my water": a subject claims an item through a verb of
             # having or giving, or with a written quantity.
@@ -287,6 +291,7 @@ def assign_sides(
             # "i like the firewood for cooking" states a taste; "i would like the
             # firewood", "i'd love to have" ask for it.
             clause.verb = not lexicon.has("taste", tok) or _wished(tokens, i, lexicon)
+            clause.needs = lexicon.has("need_verb", tok)
             continue
     claim_backwards(tokens, mentions, benefits, subjects, lexicon)
     apply_exceptions(tokens, mentions, lexicon)

@@ -548,6 +548,9 @@ def test_a_statement_of_need_does_not_spell_out_a_share() -> None:
     assert proposal(text, "casino", (3, 3, 3), running) == ((2, 2, 2), (1, 1, 1))
     text = "How about I get 2 firewood and 2 water then?"
     assert proposal(text, "casino", (3, 3, 3), running) == ((0, 2, 2), (3, 1, 1))
+    # A need stated apart from the counts does not stop them spelling out the share.
+    text = "I need water badly. How about I get 2 firewood and 2 water then?"
+    assert proposal(text, "casino", (3, 3, 3), running) == ((0, 2, 2), (3, 1, 1))
 
 
 def test_the_rest_is_what_the_table_leaves() -> None:
