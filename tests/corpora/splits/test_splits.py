@@ -366,6 +366,21 @@ CASINO_GOLDEN = [
         (3, 3, 3),
         ((3, 1, 3), (0, 2, 0)),
     ),
+    # A sentence inside a message that opens with "or" is an alternative: the earlier
+    # offer (or the deal the message agrees to) stands.
+    (
+        "or-after-assent",
+        "I can agree to that. Or I could take 1 firewood, 3 waters, and 1 food.",
+        (3, 3, 3),
+        None,
+    ),
+    (
+        "or-after-an-offer",
+        "I could give you 1 water and 2 food. Or you get 2 water and 1 food.",
+        (3, 3, 3),
+        ((1, 2, 3), (2, 1, 0)),
+    ),
+    ("or-opening-a-message", "Or how about 2 water for me?", (3, 3, 3), ((0, 2, 0), (3, 1, 3))),
     ("there-are-is-a-fact", "There are 3 packages of food and water.", (3, 3, 3), None),
     # A number before a list reaches a bare noun in it; an article or "some" does not.
     (
