@@ -555,6 +555,16 @@ def test_a_count_given_as_a_reason_does_not_spell_out_a_share() -> None:
     assert proposal(text, "casino", (3, 3, 3), running) == ((1, 0, 2), (2, 3, 1))
 
 
+def test_a_trade_does_not_spell_out_a_share() -> None:
+    # A trade moves what it names; the water stays where the table put it.
+    running = ((2, 1, 2), (1, 2, 1))
+    text = "Could I trade a firewood for food, so you get three food and one firewood?"
+    assert proposal(text, "casino", (3, 3, 3), running) == ((0, 1, 2), (3, 2, 1))
+    # The same share without the trade is counted out: the water is the writer's.
+    text = "So you get three food and one firewood?"
+    assert proposal(text, "casino", (3, 3, 3), running) == ((0, 3, 2), (3, 0, 1))
+
+
 def test_a_statement_of_need_does_not_spell_out_a_share() -> None:
     # "I'll need 2 firewood and 2 water" says what the writer cannot do without: the
     # food stays where the table put it.
