@@ -4,8 +4,9 @@
 these rules look at how mentions relate to each other and to the words after them, so
 they run on the whole message once the scan is done: a benefit phrase claims the list
 before it ("the book and balls for me"), "everything but X", exchanges ("the books for
-the ball"), statements of worth claim nothing, and a list with no person in it is about
-the side the talk is about.
+the ball"), statements of worth claim nothing, a list with no person in it is about the
+side the talk is about, and a sentence opening with "or" offers an alternative that
+leaves the earlier offer standing.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from actparse.corpora.splits.tokens import EXCHANGE_FOR
 
 __all__ = [
     "apply_exceptions",
-    "drop_alternatives",
     "apply_exchanges",
     "claim_backwards",
+    "drop_alternatives",
     "drop_value_statements",
     "fill_elliptic_lists",
 ]

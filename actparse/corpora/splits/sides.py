@@ -108,7 +108,9 @@ def assign_sides(
     (:func:`claim_backwards`); "everything but X" (:func:`apply_exceptions`); exchanges
     (:func:`apply_exchanges`); statements of worth leave their mentions unassigned
     (:func:`drop_value_statements`); an item list with no person before it in its
-    sentence is about ``default_side`` (:func:`fill_elliptic_lists`).
+    sentence is about ``default_side`` (:func:`fill_elliptic_lists`); a sentence inside
+    the message that opens with "or" is an alternative and claims nothing
+    (:func:`drop_alternatives`).
     """
     by_start = {m.start: m for m in mentions}
     clause = _Clause()
