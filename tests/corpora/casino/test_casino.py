@@ -312,8 +312,11 @@ def test_evaluation_reads_records_and_is_a_report(fixtures: Path) -> None:
 
 #: Floors only go up. Measured on train + valid: final split 0.769 (development part,
 #: train 1-600: 0.786; held-out part, train 601-900 + valid: 0.738), elicit-pref
-#: inquire 0.846, need statements inform or propose 0.769 (agree 0.056).
-FINAL_SPLIT_FLOOR = 0.70
+#: inquire 0.846, need statements inform or propose 0.769 (agree 0.056). Round two:
+#: final split on train + valid 0.791 (developed on, train 1-700: 0.810; held out,
+#: train 701-900: 0.741, valid: 0.700); the part from dialogue 601 on keeps 0.70.
+FINAL_SPLIT_FLOOR = 0.79
+HELD_OUT_FINAL_SPLIT_FLOOR = 0.70
 ELICIT_PREF_FLOOR = 0.88
 #: The acts rules/acts.yaml defines, by what the strategy labels say an utterance does
 #: (train + valid: 0.606, 0.894, 0.891 when these floors were set).
@@ -340,4 +343,4 @@ def test_train_and_valid(data_dir: Path) -> None:
         shares = needs[label]
         assert shares.get("agree", 0.0) < max(shares.get("inform", 0.0), shares.get("propose", 0.0))
     held_out = evaluate_casino(dialogues[600:]).summary()
-    assert held_out["final_split_accuracy"] >= FINAL_SPLIT_FLOOR
+    assert held_out["final_split_accuracy"] >= HELD_OUT_FINAL_SPLIT_FLOOR
