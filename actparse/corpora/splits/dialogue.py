@@ -169,7 +169,7 @@ class SplitDialogueParser:
         """The split a parsed message proposes, completed from the deal on the table."""
         if not parsed.has_claim:
             return None
-        unnamed = parsed.completion(self.lexicon.unnamed, len(totals))
+        unnamed = parsed.completion(self.lexicon.unnamed, len(totals), totals)
         return complete_split(parsed.claims, writer, totals, self.items, unnamed, state.running)
 
     def message_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act:

@@ -30,7 +30,7 @@ def proposal(
     if not parsed.has_claim:
         return None
     table = ItemSplit(lexicon.items, running) if running is not None else None
-    unnamed = parsed.completion(lexicon.unnamed, len(totals))
+    unnamed = parsed.completion(lexicon.unnamed, len(totals), totals)
     split = complete_split(parsed.claims, 0, totals, lexicon.items, unnamed, table)
     return split.counts
 
@@ -412,6 +412,59 @@ def test_increments_add_to_the_table() -> None:
         (4, 0, 1),
         (0, 1, 1),
     )
+
+
+#: Deal or No Deal proposals against the deal on the table: (id, utterance, totals,
+#: the table as (writer, reader), expected (writer, reader)). Items: (book, hat, ball).
+DOND_ON_THE_TABLE = [
+    # adjusts-counts: a part of one item moves a count; the other items stay put.
+    (
+        "adjusts-counts-ask-one",
+        "could i get one of the hats ?",
+        (2, 3, 1),
+        ((0, 0, 1), (2, 3, 0)),
+        ((0, 1, 1), (2, 2, 0)),
+    ),
+    (
+        "adjusts-counts-bare",
+        "2 books then",
+        (4, 1, 2),
+        ((1, 1, 0), (3, 0, 2)),
+        ((2, 1, 0), (2, 0, 2)),
+    ),
+    (
+        "adjusts-counts-need",
+        "i would need three books",
+        (4, 2, 1),
+        ((2, 2, 0), (2, 0, 1)),
+        ((3, 2, 0), (1, 0, 1)),
+    ),
+    # ... but a whole item, or none of it, leaves the rest to the other side.
+    (
+        "whole-item-goes-opposite",
+        "i need the ball",
+        (2, 2, 1),
+        ((2, 0, 0), (0, 2, 1)),
+        ((0, 0, 1), (2, 2, 0)),
+    ),
+    (
+        "two-items-go-opposite",
+        "i want a hat and a ball",
+        (1, 2, 2),
+        ((1, 2, 0), (0, 0, 2)),
+        ((0, 1, 1), (1, 1, 1)),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "totals", "running", "expected"),
+    [pytest.param(*row[1:], id=row[0]) for row in DOND_ON_THE_TABLE],
+)
+def test_dealornodeal_against_the_table(
+    text: str, totals: tuple[int, ...], running: Counts, expected: Counts
+) -> None:
+    assert proposal(text, "dealornodeal", totals, running) == expected
 
 
 def test_complete_split_is_from_agent_0() -> None:
