@@ -230,8 +230,18 @@ def parse_split(
     mentions = find_mentions(toks, lexicon, context_item)
     assign_sides(toks, mentions, lexicon, default_side)
     claims = resolve_claims(mentions, totals)
-    increment = any(lexicon.has("increment", t) for t in toks)
+    increment = any(lexicon.has("increment", t) for t in toks) or _continues(toks, lexicon)
     return SplitParse(toks, tuple(mentions), claims, increment, _refers_back(toks, lexicon))
+
+
+def _continues(tokens: Sequence[str], lexicon: SplitLexicon) -> bool:
+    """The message opens with "and", after any interjection ("and the hat ?", "ok and i
+    get the books ?"): it continues the deal on the table rather than replacing it."""
+    for tok in tokens:
+        if lexicon.has("interjection", tok) or tok == ",":
+            continue
+        return tok == "and"
+    return False
 
 
 def _refers_back(tokens: Sequence[str], lexicon: SplitLexicon) -> int | None:

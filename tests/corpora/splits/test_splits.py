@@ -439,6 +439,21 @@ DOND_ON_THE_TABLE = [
         ((2, 2, 0), (2, 0, 1)),
         ((3, 2, 0), (1, 0, 1)),
     ),
+    # continues-with-and: "and ..." adds to the table instead of replacing it.
+    (
+        "continues-with-and",
+        "alright and i keep the ball ?",
+        (2, 2, 1),
+        ((0, 2, 0), (2, 0, 1)),
+        ((0, 2, 1), (2, 0, 0)),
+    ),
+    (
+        "and-the-reader-gets",
+        "and you take the books",
+        (3, 1, 2),
+        ((1, 1, 2), (2, 0, 0)),
+        ((0, 1, 2), (3, 0, 0)),
+    ),
     # ... but a whole item, or none of it, leaves the rest to the other side.
     (
         "whole-item-goes-opposite",
