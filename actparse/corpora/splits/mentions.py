@@ -93,7 +93,7 @@ class Quantity(NamedTuple):
 def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quantity:
     """Look back from an item noun (or a noun like "items") for its quantity."""
     relative = False
-    plural = tokens[noun].endswith("s") and not tokens[noun].endswith("ss")
+    plural = _plural(tokens[noun])
     j = noun - 1
     start = noun
     determiner = False
@@ -302,6 +302,11 @@ def find_mentions(
     return mentions
 
 
+def _plural(token: str) -> bool:
+    """A plural noun ("hats", not "hat" or "glass")."""
+    return token.endswith("s") and not token.endswith("ss")
+
+
 def _count_after(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> int | None:
     """A count written after its item ("water: 2", "food - 1", "firewood x2")."""
     if noun + 2 < len(tokens) and tokens[noun + 1] in (":", "-", "=", "x"):
@@ -361,6 +366,16 @@ def _spread_quantities(
             after.kind, after.count, after.explicit = before.kind, None, True
         elif before.kind == "all" and before.explicit and after.kind == "bare":
             after.kind, after.count, after.explicit = "all", None, True
+        elif (
+            before.kind == "all"
+            and lexicon.has("determiner", tokens[before.start])
+            and _plural(tokens[before.end])
+            and after.kind == "count"
+            and not after.explicit
+        ):
+            # "the books and hat": a plural's determiner reaches the bare noun after it
+            # ("the book and hat" may mean one hat).
+            after.kind, after.count = "all", None
         elif (
             before.kind == "count"
             and "of" in tokens[before.start : before.end]

@@ -138,6 +138,20 @@ DOND_GOLDEN = [
         (4, 1, 2),
         ((0, 0, 2), (4, 1, 0)),
     ),
+    # plural-determiner-reaches-bare-noun: "the balls and hat" is all the hats ...
+    (
+        "plural-determiner-reaches-bare-noun",
+        "you can take the balls and hat , i keep the book",
+        (1, 2, 3),
+        ((1, 0, 0), (0, 2, 3)),
+    ),
+    # ... while after a singular it may be one of them.
+    (
+        "singular-determiner-stops",
+        "i will take the book and hat",
+        (1, 2, 1),
+        ((1, 1, 0), (0, 1, 1)),
+    ),
     ("worth-is-no-claim", "the books are worth nothing to me", (3, 1, 1), None),
     ("hate-is-not-hat", "i hate to say it but no", (3, 1, 1), None),
     ("chit-chat", "basketballs with hats on them are so cute . thanks", (1, 2, 3), None),
