@@ -174,27 +174,33 @@ def apply_exceptions(
 def fill_elliptic_lists(
     tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon, default_side: int
 ) -> None:
-    """Mentions with nobody's side that come before any person in their sentence, in a
-    sentence with no word of worth and no third person ("ball and one hat?", "how about
-    just the ball and i take the rest?", "one of each") are about ``default_side``: the
-    side the talk is about (the writer, unless the caller knows better)."""
+    """Mentions with nobody's side that come before any person (or "we") in their
+    sentence, in a sentence with no word of worth and no third person ("ball and one
+    hat?", "how about just the ball and i take the rest?", "one of each", "2 hats and we
+    have a deal") are about ``default_side``: the side the talk is about (the writer,
+    unless the caller knows better)."""
     blocked: set[int] = set()
     sentence = 0
     seen_person = False
     sentence_of: list[int] = []
     person_at: list[bool] = []
+    we_at: list[bool] = []
+    seen_we = False
     for tok in tokens:
         if lexicon.has("sentence_end", tok):
             sentence += 1
-            seen_person = False
-        if lexicon.has("third_person", tok) or lexicon.has("value", tok) or lexicon.has("we", tok):
+            seen_person = seen_we = False
+        if lexicon.has("third_person", tok) or lexicon.has("value", tok):
             blocked.add(sentence)
+        if lexicon.has("we", tok):
+            seen_we = True
         if person(tok, lexicon, subject=False) is not None:
             seen_person = True
         if lexicon.has("opinion", tok) or lexicon.has("deal_noun", tok):
             seen_person = False
         sentence_of.append(sentence)
         person_at.append(seen_person)
+        we_at.append(seen_we)
     previous: int | None = None
     for m in mentions:
         if m.side is not None:
@@ -203,7 +209,7 @@ def fill_elliptic_lists(
             continue
         if m.why == "value" or m.kind == "bare":
             continue
-        if sentence_of[m.start] in blocked or person_at[m.start]:
+        if sentence_of[m.start] in blocked or person_at[m.start] or we_at[m.start]:
             continue
         if lexicon.bare_noun == "none" and not counted(tokens, m, lexicon):
             # Where a bare noun is a preference, "what about the food?" asks; only a
