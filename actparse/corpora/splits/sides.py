@@ -255,6 +255,16 @@ def assign_sides(
                 (clause.side is None and not clause.neutral) or _opens_clause(tokens, i, lexicon)
             ):
                 clause.set(OTHER, "imperative")
+            elif (
+                not lexicon.has("imperative", tok)
+                and not tok.endswith("ing")
+                and clause.side is None
+                and not clause.neutral
+                and _opens_clause(tokens, i, lexicon)
+            ):
+                # "sorry , need the ball": a verb of wanting with its subject left out
+                # is the writer's.
+                clause.set(SELF, "dropped-subject")
             elif clause.why == "recipient" and lexicon.has("boundary", prev):
                 # "you give me the balls and take the rest": the subject takes; in "let
                 # you have" the verb is the recipient's.

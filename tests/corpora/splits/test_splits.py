@@ -155,6 +155,15 @@ DOND_GOLDEN = [
     # we-after-the-list: "we" after a list does not make it nobody's.
     ("we-after-the-list", "2 hats and we have a deal ?", (1, 3, 1), ((0, 2, 0), (1, 1, 1))),
     ("we-before-the-list", "we could split 2 hats", (1, 3, 1), None),
+    # dropped-subject: a verb of wanting with no subject is the writer's ...
+    ("dropped-subject", "sorry , need the hat and 2 books", (3, 1, 2), ((2, 1, 0), (1, 0, 2))),
+    # ... a verb of getting with no subject tells the reader to take.
+    (
+        "imperative-is-the-reader",
+        "ok , take the hat and 2 books",
+        (3, 1, 2),
+        ((1, 0, 2), (2, 1, 0)),
+    ),
     ("worth-is-no-claim", "the books are worth nothing to me", (3, 1, 1), None),
     ("hate-is-not-hat", "i hate to say it but no", (3, 1, 1), None),
     ("chit-chat", "basketballs with hats on them are so cute . thanks", (1, 2, 3), None),
