@@ -149,8 +149,13 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
         if single_unit:
             # "the package of food" is one package.
             return Quantity(start, "count", 1, False, relative)
-        if not plural and lexicon.has("demonstrative", tokens[start]):
-            # "i could use that food": the amount talked about, not all of it.
+        if (
+            not plural
+            and lexicon.has("demonstrative", tokens[start])
+            and lexicon.bare_noun == "none"
+        ):
+            # "i could use that food": the amount talked about, not all of it, where
+            # items are amounts (a bare noun is a preference); "that hat" names the hat.
             return Quantity(start, "bare", None, False, relative)
         if plural or lexicon.the_singular == "all":
             return Quantity(start, "all", None, False, relative)

@@ -164,6 +164,13 @@ DOND_GOLDEN = [
         (3, 1, 2),
         ((1, 0, 2), (2, 1, 0)),
     ),
+    # count-noun-demonstrative: "that hat" names the hat where items are counted.
+    (
+        "count-noun-demonstrative",
+        "you can have that hat if i get everything else",
+        (2, 1, 2),
+        ((2, 0, 2), (0, 1, 0)),
+    ),
     ("worth-is-no-claim", "the books are worth nothing to me", (3, 1, 1), None),
     ("hate-is-not-hat", "i hate to say it but no", (3, 1, 1), None),
     ("chit-chat", "basketballs with hats on them are so cute . thanks", (1, 2, 3), None),
@@ -200,6 +207,8 @@ CASINO_GOLDEN = [
         ((0, 1, 3), (3, 2, 0)),
     ),
     ("take-the-rest", "I'll take 2 water, you take the rest", (3, 3, 3), ((0, 2, 0), (3, 1, 3))),
+    # ... where items are amounts, "that water" is the amount talked about, not a claim.
+    ("demonstrative-is-an-amount", "I could really use that water", (3, 3, 3), None),
     ("need-is-no-offer", "I really need water because it is so hot", (3, 3, 3), None),
     ("a-lot-of", "Hello I need a lot of water to survive", (3, 3, 3), None),
     (
