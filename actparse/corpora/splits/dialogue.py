@@ -74,6 +74,9 @@ class DealState:
     item: int | None = None
     #: Every proposal of each agent, in order.
     history: list[list[ItemSplit]] = field(default_factory=lambda: [[], []])
+    #: The turn of the last proposal, and the deal on the table before it.
+    proposed_at: int | None = None
+    before: ItemSplit | None = None
 
     def first_offer(self, owner: int | None) -> ItemSplit | None:
         """The first proposal of agent ``owner``; with no owner, the first proposal of
@@ -99,6 +102,9 @@ class SplitDialogueParser:
     items: tuple[str, ...] = ()
     rule_tags: tuple[str, ...] = ()
     intent_rules: DecisionList[MessageView] = DecisionList(SPLIT_INTENT_RULES)
+    #: Intents that refuse the proposal right before them, putting the deal before it
+    #: back on the table (none by default).
+    refusal_intents: frozenset[str] = frozenset()
 
     def __init__(
         self,
@@ -186,10 +192,24 @@ class SplitDialogueParser:
             tags, split, state.last[writer], state.last[1 - writer], parsed.names_items
         )
         intent = self.intent_rules.decide(view)
+        if (
+            split is None
+            and intent in self.refusal_intents
+            and state.proposed_at == turn.index - 1
+            and not parsed.names_items
+        ):
+            # "no" right after the partner's proposal: the deal before it is back on the
+            # table (restores-refused-deal); it stays there unless someone proposes again.
+            split = state.before
+            if split is not None:
+                state.running = split
+                state.proposed_at = None
+            return Act(turn.index, writer, intent, tags=tuple(sorted(tags)), split=split)
         if parsed.last_item() is not None:
             state.item = parsed.last_item()
         if split is not None:
             state.last[writer] = split
+            state.before, state.proposed_at = state.running, turn.index
             state.running = split
             state.history[writer].append(split)
             side = parsed.first_side()

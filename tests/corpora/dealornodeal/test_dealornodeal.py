@@ -189,6 +189,42 @@ def test_a_whole_dialogue() -> None:
     ]
 
 
+def _intents_and_splits(dialogue: str) -> list[tuple[str | None, Any]]:
+    acts = PARSER.parse(dialogue_from_dealornodeal(record(dialogue)))
+    return [(a.intent, a.split.counts if a.split else None) for a in acts]
+
+
+def test_a_refusal_puts_the_deal_before_back_on_the_table() -> None:
+    # restores-refused-deal: a bare "no" right after a proposal refuses it; the deal
+    # that was on the table before it is the one to select.
+    got = _intents_and_splits(
+        "YOU: i want the book and the ball <eos> THEM: fine <eos> "
+        "YOU: can i have a hat as well ? <eos> THEM: no sorry <eos> YOU: ok then <eos> "
+        "YOU: <selection>"
+    )
+    mine = ((1, 0, 1), (0, 2, 0))
+    assert got[2] == ("propose", ((1, 1, 1), (0, 1, 0)))
+    assert got[3] == ("disagree", mine)
+    assert last_proposal_split(got) == mine
+
+
+def test_a_refusal_that_names_items_or_comes_late_restores_nothing() -> None:
+    got = _intents_and_splits(
+        "YOU: i want the book and the ball <eos> THEM: no , hats are worth nothing to me <eos> "
+        "YOU: <selection>"
+    )
+    assert got[1] == ("disagree", None)
+    got = _intents_and_splits(
+        "YOU: i want the book and the ball <eos> THEM: hmm <eos> THEM: no <eos> YOU: <selection>"
+    )
+    assert got[2] == ("disagree", None)
+
+
+def last_proposal_split(got: list[tuple[str | None, Any]]) -> Any:
+    """The split of the last message act that carries one."""
+    return next(split for intent, split in reversed(got) if split and intent != "select")
+
+
 def test_both_views_of_a_dialogue_parse_the_same(fixtures: Path) -> None:
     dialogues = _dialogues(fixtures)
     by_key: dict[object, list[Dialogue]] = {}
