@@ -147,12 +147,17 @@ class SplitDialogueParser:
     ) -> SplitParse:
         """The split parse of a message in its context: an item list with no person is
         about the side the talk was about, unless the other reading restates one side of
-        the deal on the table ("3 fire, 0 water, 2 food" confirms the reader's offer)."""
+        the deal on the table ("3 fire, 0 water, 2 food" confirms the reader's offer),
+        and it does not just move a count of the table ("one hat")."""
         default_side = SELF if state.topic in (None, writer) else OTHER
         parsed = parse_split(
             text, self.lexicon, totals, default_side=default_side, context_item=state.item
         )
-        if parsed.elliptic and state.running is not None:
+        # A part of an item that moves a count of the table (adjusts-counts) would
+        # restate the table whichever side it is read for: keep the default reading
+        # ("2 hats and a ball for me?" - "one hat": the reader gets one).
+        moves_a_count = self.lexicon.unnamed == "opposite" and parsed.adjusts_counts(totals)
+        if parsed.elliptic and state.running is not None and not moves_a_count:
             flipped = parse_split(
                 text,
                 self.lexicon,

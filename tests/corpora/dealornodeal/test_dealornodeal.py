@@ -220,6 +220,17 @@ def test_a_refusal_that_names_items_or_comes_late_restores_nothing() -> None:
     assert got[2] == ("disagree", None)
 
 
+def test_a_bare_count_in_reply_moves_the_readers_count() -> None:
+    # keeps-default-reading: "one hat" answers "2 hats and a ball for me?" by cutting the
+    # reader's hats to one; read for the writer it would only restate the table.
+    got = _intents_and_splits(
+        "YOU: i want the book <eos> THEM: 2 hats and a ball for me ? <eos> "
+        "YOU: one hat <eos> THEM: fine <eos> YOU: <selection>"
+    )
+    assert got[1] == ("agree", ((1, 0, 0), (0, 2, 1)))
+    assert got[2] == ("propose", ((1, 1, 0), (0, 1, 1)))
+
+
 def last_proposal_split(got: list[tuple[str | None, Any]]) -> Any:
     """The split of the last message act that carries one."""
     return next(split for intent, split in reversed(got) if split and intent != "select")
