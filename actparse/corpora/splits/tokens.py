@@ -57,7 +57,39 @@ def tokenize(text: str, lexicon: SplitLexicon) -> tuple[str, ...]:
         if token.isspace():
             continue  # separators the pattern's ASCII \s does not cover
         tokens.extend(_expand(token, lexicon))
+    typos = _typos(lexicon)
+    if typos:
+        tokens = [typos.get(t, t) for t in tokens]
     return _join_phrases(tokens, lexicon.phrases)
+
+
+#: The typo table of each lexicon (by identity: lexicons load once and are immutable).
+_TYPO_TABLES: dict[int, tuple[SplitLexicon, dict[str, str]]] = {}
+#: Words at least this long also keep their meaning with one letter left out
+#: ("everthing", "baskeball"); shorter ones would meet real words ("hat" - "at").
+_DROPPED_LETTER_MIN = 7
+
+
+def _typos(lexicon: SplitLexicon) -> dict[str, str]:
+    """Misspellings of item words and of "everything" that are no other word of the
+    lexicon, each mapped to the word (typo-tolerant-items): two neighbouring letters
+    swapped ("aht", "obok", "everythign") and, in long words, one letter left out."""
+    cached = _TYPO_TABLES.get(id(lexicon))
+    if cached is not None and cached[0] is lexicon:
+        return cached[1]
+    targets = [*lexicon.item_words, *sorted(lexicon.words["everything"])]
+    known = set(lexicon.item_words) | set(lexicon.numbers) | set(lexicon.contractions)
+    for members in lexicon.words.values():
+        known |= members
+    table: dict[str, str] = {}
+    for word in targets:
+        variants = {word[:k] + word[k + 1] + word[k] + word[k + 2 :] for k in range(len(word) - 1)}
+        if len(word) >= _DROPPED_LETTER_MIN:
+            variants |= {word[:k] + word[k + 1 :] for k in range(len(word))}
+        for variant in variants - known:
+            table.setdefault(variant, word)
+    _TYPO_TABLES[id(lexicon)] = (lexicon, table)
+    return table
 
 
 def _join_phrases(

@@ -346,6 +346,14 @@ def test_casino_golden(text: str, totals: tuple[int, ...], expected: Counts | No
         pytest.param("gimme 2books", ("give", "me", "2", "books"), id="gimme-and-glued-number"),
         pytest.param("everything else", ("the-rest",), id="phrase"),
         pytest.param("in exchange for", ("exchange-for",), id="longest-phrase-first"),
+        # typo-tolerant-items: swapped letters in item words, a dropped one in long ones
+        pytest.param("the aht and obok", ("the", "hat", "and", "book"), id="typo-swapped-letters"),
+        pytest.param("you get everthing", ("you", "get", "everything"), id="typo-dropped-letter"),
+        pytest.param("i get everythign else", ("i", "get", "the-rest"), id="typo-then-phrase"),
+        # ... but never another word ("that", "at", "all" stay themselves)
+        pytest.param(
+            "that is all at once", ("that", "is", "all", "at", "once"), id="typo-real-words"
+        ),
     ],
 )
 def test_tokenize(text: str, tokens: tuple[str, ...]) -> None:
