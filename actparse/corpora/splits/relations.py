@@ -18,9 +18,11 @@ from actparse.corpora.splits.mentions import OTHER, SELF, Mention, conjoined, co
 from actparse.corpora.splits.tokens import EXCHANGE_FOR
 
 __all__ = [
+    "ALTERNATIVE",
     "apply_exceptions",
     "apply_exchanges",
     "claim_backwards",
+    "drop_alternatives",
     "drop_value_statements",
     "fill_elliptic_lists",
 ]
@@ -146,6 +148,33 @@ def _clause_span(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> ra
     return range(start, end + 1)
 
 
+#: Why a mention has no side: it is one of two alternatives ("the book or a hat").
+ALTERNATIVE = "alternative"
+
+
+def drop_alternatives(
+    tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
+) -> None:
+    """ "Either the book or one hat", "a hat or a ball": items offered as alternatives
+    are not yet anybody's (alternatives-claim-nothing); the items of the list after
+    "or" go with it ("the book or two hats and a ball")."""
+    for k, tok in enumerate(tokens):
+        if tok != "or":
+            continue
+        before = next((m for m in mentions if m.end == k - 1), None)
+        after = next((m for m in mentions if m.start == k + 1), None)
+        if before is None or after is None or before.item is None or after.item is None:
+            continue
+        before.side, before.why = None, ALTERNATIVE
+        later = [m for m in mentions if m.start >= after.start]
+        previous = None
+        for m in later:
+            if previous is not None and not conjoined(tokens, previous, m, lexicon):
+                break
+            m.side, m.why = None, ALTERNATIVE
+            previous = m
+
+
 def drop_value_statements(
     tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
 ) -> None:
@@ -207,7 +236,7 @@ def fill_elliptic_lists(
             if m.kind != "bare":
                 previous = m.side
             continue
-        if m.why == "value" or m.kind == "bare":
+        if m.why in ("value", ALTERNATIVE) or m.kind == "bare":
             continue
         if sentence_of[m.start] in blocked or person_at[m.start] or we_at[m.start]:
             continue

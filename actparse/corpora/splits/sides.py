@@ -20,6 +20,7 @@ from actparse.corpora.splits.relations import (
     apply_exceptions,
     apply_exchanges,
     claim_backwards,
+    drop_alternatives,
     drop_value_statements,
     fill_elliptic_lists,
 )
@@ -103,7 +104,8 @@ def assign_sides(
     :mod:`~actparse.corpora.splits.relations`, a benefit phrase after it
     (:func:`claim_backwards`); "everything but X" (:func:`apply_exceptions`); exchanges
     (:func:`apply_exchanges`); statements of worth leave their mentions unassigned
-    (:func:`drop_value_statements`); an item list with no person before it in its
+    (:func:`drop_value_statements`), and so do alternatives ("the book or a hat",
+    :func:`drop_alternatives`); an item list with no person before it in its
     sentence is about ``default_side`` (:func:`fill_elliptic_lists`).
     """
     by_start = {m.start: m for m in mentions}
@@ -279,6 +281,7 @@ def assign_sides(
     apply_exceptions(tokens, mentions, lexicon)
     apply_exchanges(tokens, mentions, lexicon)
     drop_value_statements(tokens, mentions, lexicon)
+    drop_alternatives(tokens, mentions, lexicon)
     fill_elliptic_lists(tokens, mentions, lexicon, default_side)
     # "How about 2 water for 3 food?": the list got its side only now.
     apply_exchanges(tokens, mentions, lexicon)
