@@ -507,6 +507,14 @@ DOND_ON_THE_TABLE = [
         ((1, 1, 2), (2, 0, 0)),
         ((0, 1, 2), (3, 0, 0)),
     ),
+    # ... and so does a condition on its own.
+    (
+        "condition-keeps-the-table",
+        "as long as i keep the ball",
+        (2, 2, 1),
+        ((0, 2, 0), (2, 0, 1)),
+        ((0, 2, 1), (2, 0, 0)),
+    ),
     # ... but a whole item, or none of it, leaves the rest to the other side.
     (
         "whole-item-goes-opposite",
