@@ -181,6 +181,13 @@ DOND_GOLDEN = [
     ("alternative-lists", "a hat or 2 balls and the book ?", (1, 1, 2), None),
     # ... "or" that does not join two items changes nothing.
     ("or-no-deal", "i want the hats , or no deal", (1, 2, 1), ((0, 2, 0), (1, 0, 1))),
+    # list-after-refusal: a list after a refused item is the writer's.
+    (
+        "list-after-refusal",
+        "i don't need a ball . so just two books .",
+        (3, 2, 1),
+        ((2, 0, 0), (1, 2, 1)),
+    ),
     ("worth-is-no-claim", "the books are worth nothing to me", (3, 1, 1), None),
     ("hate-is-not-hat", "i hate to say it but no", (3, 1, 1), None),
     ("chit-chat", "basketballs with hats on them are so cute . thanks", (1, 2, 3), None),
