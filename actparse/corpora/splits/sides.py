@@ -253,7 +253,11 @@ def assign_sides(
             clause.verb = True
             continue
         if lexicon.has("imperative", tok) or lexicon.has("possess", tok):
-            if lexicon.has("imperative", tok) and (
+            if nxt == "to" and clause.side is None and _opens_clause(tokens, i, lexicon):
+                # "have to have two books", "need to get the ball": a need of the
+                # writer's, not an order to the reader.
+                clause.set(SELF, "dropped-subject")
+            elif lexicon.has("imperative", tok) and (
                 (clause.side is None and not clause.neutral) or _opens_clause(tokens, i, lexicon)
             ):
                 clause.set(OTHER, "imperative")

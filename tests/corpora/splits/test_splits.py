@@ -157,6 +157,12 @@ DOND_GOLDEN = [
     ("we-before-the-list", "we could split 2 hats", (1, 3, 1), None),
     # dropped-subject: a verb of wanting with no subject is the writer's ...
     ("dropped-subject", "sorry , need the hat and 2 books", (3, 1, 2), ((2, 1, 0), (1, 0, 2))),
+    (
+        "dropped-subject-have-to",
+        "have to have two books with the hat .",
+        (3, 1, 1),
+        ((2, 1, 0), (1, 0, 1)),
+    ),
     # ... a verb of getting with no subject tells the reader to take.
     (
         "imperative-is-the-reader",
