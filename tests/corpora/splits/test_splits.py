@@ -194,6 +194,8 @@ DOND_GOLDEN = [
         (3, 2, 1),
         ((2, 0, 0), (1, 2, 1)),
     ),
+    # works-for-you: "would X work for you?" offers X to the reader.
+    ("works-for-you", "would 2 balls and a hat work for you ?", (1, 2, 2), ((1, 1, 0), (0, 1, 2))),
     ("worth-is-no-claim", "the books are worth nothing to me", (3, 1, 1), None),
     ("hate-is-not-hat", "i hate to say it but no", (3, 1, 1), None),
     ("chit-chat", "basketballs with hats on them are so cute . thanks", (1, 2, 3), None),
