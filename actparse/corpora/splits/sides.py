@@ -266,7 +266,7 @@ def assign_sides(
                 and not tok.endswith("ing")
                 and clause.side is None
                 and not clause.neutral
-                and _opens_clause(tokens, i, lexicon)
+                and (_opens_clause(tokens, i, lexicon) or lexicon.has("boundary", prev))
             ):
                 # "sorry , need the ball": a verb of wanting with its subject left out
                 # is the writer's.

@@ -548,6 +548,12 @@ DOND_ON_THE_TABLE = [
 ]
 
 
+def test_a_verb_of_wanting_after_a_comma_is_the_writers() -> None:
+    # dropped-subject: not the side the talk was about (the reader's here)
+    parsed = parse_split("sorry , need the hat and 2 books", DOND, (3, 1, 2), default_side=OTHER)
+    assert [m.side for m in parsed.mentions] == [SELF, SELF]
+
+
 @pytest.mark.parametrize(
     ("text", "totals", "running", "expected"),
     [pytest.param(*row[1:], id=row[0]) for row in DOND_ON_THE_TABLE],
