@@ -71,13 +71,18 @@ _DROPPED_LETTER_MIN = 7
 
 
 def _typos(lexicon: SplitLexicon) -> dict[str, str]:
-    """Misspellings of item words and of "everything" that are no other word of the
-    lexicon, each mapped to the word (typo-tolerant-items): two neighbouring letters
-    swapped ("aht", "obok", "everythign") and, in long words, one letter left out."""
+    """Misspellings of item words, of "everything" and of the words pointing back at an
+    earlier offer ("original") that are no other word of the lexicon, each mapped to
+    the word (typo-tolerant-items): two neighbouring letters swapped ("aht", "obok",
+    "everythign") and, in long words, one letter left out ("intial")."""
     cached = _TYPO_TABLES.get(id(lexicon))
     if cached is not None and cached[0] is lexicon:
         return cached[1]
-    targets = [*lexicon.item_words, *sorted(lexicon.words["everything"])]
+    targets = [
+        *lexicon.item_words,
+        *sorted(lexicon.words["everything"]),
+        *sorted(lexicon.words["original"]),
+    ]
     known = set(lexicon.item_words) | set(lexicon.numbers) | set(lexicon.contractions)
     for members in lexicon.words.values():
         known |= members

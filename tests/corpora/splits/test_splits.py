@@ -375,6 +375,7 @@ def test_casino_golden(text: str, totals: tuple[int, ...], expected: Counts | No
         pytest.param("the aht and obok", ("the", "hat", "and", "book"), id="typo-swapped-letters"),
         pytest.param("you get everthing", ("you", "get", "everything"), id="typo-dropped-letter"),
         pytest.param("i get everythign else", ("i", "get", "the-rest"), id="typo-then-phrase"),
+        pytest.param("your intial offer", ("your", "initial", "offer"), id="typo-original"),
         # ... but never another word ("that", "at", "all" stay themselves)
         pytest.param(
             "that is all at once", ("that", "is", "all", "at", "once"), id="typo-real-words"
