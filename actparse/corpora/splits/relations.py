@@ -25,6 +25,7 @@ __all__ = [
     "drop_alternatives",
     "drop_value_statements",
     "fill_elliptic_lists",
+    "settle_modal_offers",
 ]
 
 
@@ -173,6 +174,24 @@ def drop_alternatives(
                 break
             m.side, m.why = None, ALTERNATIVE
             previous = m
+
+
+def settle_modal_offers(mentions: Sequence[Mention]) -> None:
+    """ "I can do X" gives X ("i can do 2 balls if i get the hats") or takes it ("i can
+    do the balls and you can have the rest"): X goes to the side opposite the message's
+    other claims (do-list-opposite-other-claims); with none, it stays given."""
+    offered = [m for m in mentions if "+do" in m.why and m.side is not None]
+    others = {
+        m.side
+        for m in mentions
+        if m.side is not None and "+do" not in m.why and m.why != "elliptic" and m.kind != "bare"
+    }
+    if not offered or len(others) != 1:
+        return
+    (other,) = others
+    for m in offered:
+        if m.side == other:
+            m.side, m.why = other ^ 1, m.why.replace("+do", "+do-take")
 
 
 def drop_value_statements(

@@ -23,6 +23,7 @@ from actparse.corpora.splits.relations import (
     drop_alternatives,
     drop_value_statements,
     fill_elliptic_lists,
+    settle_modal_offers,
 )
 
 __all__ = ["assign_sides"]
@@ -41,6 +42,9 @@ class _Clause:
     #: names the side, so that a next verb returns to it ("you give me X and take Y").
     subject: int | None = None
     giving: bool = False
+    #: The giving verb is one that gives only after a modal ("i can do 2 hats"): it may
+    #: also mean taking (settled by :func:`settle_modal_offers`).
+    modal_offer: bool = False
     negated: bool = False
     #: Inside a clause of purpose ("to wash the food"): nothing is claimed until it ends.
     purpose: bool = False
@@ -55,13 +59,14 @@ class _Clause:
         """A new marker names the side of what follows."""
         # A clause of purpose outlives a new subject ("to make sure we have everything").
         self.side, self.why = side, why
-        self.giving = self.negated = self.verb = self.neutral = False
+        self.giving = self.negated = self.verb = self.neutral = self.modal_offer = False
 
     def reset(self) -> None:
         """Forget everything (a sentence ended, or a clause with no side began)."""
         self.side = self.subject = None
         self.why = ""
         self.giving = self.negated = self.purpose = self.verb = self.neutral = False
+        self.modal_offer = False
 
     def effective(self) -> int | None:
         """The side a mention here goes to: flipped once by giving, once by negation."""
@@ -71,7 +76,8 @@ class _Clause:
 
     def trace(self) -> str:
         """Why, for :attr:`Mention.why`."""
-        return self.why + ("+give" if self.giving else "") + ("+not" if self.negated else "")
+        give = ("+do" if self.modal_offer else "+give") if self.giving else ""
+        return self.why + give + ("+not" if self.negated else "")
 
 
 def _offered(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
@@ -249,6 +255,7 @@ def assign_sides(
                 elif clause.why == "recipient" and lexicon.has("boundary", prev):
                     clause.set(clause.subject if clause.subject is not None else OTHER, "subject")
                 clause.giving = True
+                clause.modal_offer = not lexicon.has("give", tok)
             clause.negated = negated
             clause.verb = True
             continue
@@ -277,7 +284,7 @@ def assign_sides(
                 subject = clause.subject if clause.subject is not None else OTHER
                 clause.set(subject, "subject")
             # A new verb of having governs what follows ("concede and take the books").
-            clause.giving = False
+            clause.giving = clause.modal_offer = False
             clause.negated = negated
             clause.verb = True
             continue
@@ -286,6 +293,7 @@ def assign_sides(
     apply_exchanges(tokens, mentions, lexicon)
     drop_value_statements(tokens, mentions, lexicon)
     drop_alternatives(tokens, mentions, lexicon)
+    settle_modal_offers(mentions)
     fill_elliptic_lists(tokens, mentions, lexicon, default_side)
     # "How about 2 water for 3 food?": the list got its side only now.
     apply_exchanges(tokens, mentions, lexicon)

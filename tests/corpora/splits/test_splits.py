@@ -196,6 +196,21 @@ DOND_GOLDEN = [
     ),
     # works-for-you: "would X work for you?" offers X to the reader.
     ("works-for-you", "would 2 balls and a hat work for you ?", (1, 2, 2), ((1, 1, 0), (0, 1, 2))),
+    # do-list-opposite-other-claims: "i can do X" takes X when the reader gets the rest
+    # ...
+    (
+        "do-list-takes-beside-rest",
+        "i can do the hats and you can have the rest .",
+        (1, 2, 3),
+        ((0, 2, 0), (1, 0, 3)),
+    ),
+    # ... and gives it when the writer claims something else.
+    (
+        "do-list-gives-beside-claim",
+        "i can do 2 balls if i get the hats and the book",
+        (1, 2, 3),
+        ((1, 2, 1), (0, 0, 2)),
+    ),
     ("worth-is-no-claim", "the books are worth nothing to me", (3, 1, 1), None),
     ("hate-is-not-hat", "i hate to say it but no", (3, 1, 1), None),
     ("chit-chat", "basketballs with hats on them are so cute . thanks", (1, 2, 3), None),
