@@ -59,22 +59,24 @@ def tokenize(text: str, lexicon: SplitLexicon) -> tuple[str, ...]:
         tokens.extend(_expand(token, lexicon))
     typos = _typos(lexicon)
     if typos:
-        tokens = [typos.get(t, t) for t in tokens]
+        tokens = [part for t in tokens for part in typos.get(t, (t,))]
     return _join_phrases(tokens, lexicon.phrases)
 
 
 #: The typo table of each lexicon (by identity: lexicons load once and are immutable).
-_TYPO_TABLES: dict[int, tuple[SplitLexicon, dict[str, str]]] = {}
+_TYPO_TABLES: dict[int, tuple[SplitLexicon, dict[str, tuple[str, ...]]]] = {}
 #: Words at least this long also keep their meaning with one letter left out
 #: ("everthing", "baskeball"); shorter ones would meet real words ("hat" - "at").
 _DROPPED_LETTER_MIN = 7
 
 
-def _typos(lexicon: SplitLexicon) -> dict[str, str]:
+def _typos(lexicon: SplitLexicon) -> dict[str, tuple[str, ...]]:
     """Misspellings of item words, of "everything" and of the words pointing back at an
     earlier offer ("original") that are no other word of the lexicon, each mapped to
-    the word (typo-tolerant-items): two neighbouring letters swapped ("aht", "obok",
-    "everythign") and, in long words, one letter left out ("intial")."""
+    the tokens meant (typo-tolerant-items): two neighbouring letters swapped ("aht",
+    "obok", "everythign"), a letter typed twice ("balll"), in long words one letter left
+    out ("intial"), and an item word glued to its article, determiner or number
+    ("theball", "onehat")."""
     cached = _TYPO_TABLES.get(id(lexicon))
     if cached is not None and cached[0] is lexicon:
         return cached[1]
@@ -86,13 +88,20 @@ def _typos(lexicon: SplitLexicon) -> dict[str, str]:
     known = set(lexicon.item_words) | set(lexicon.numbers) | set(lexicon.contractions)
     for members in lexicon.words.values():
         known |= members
-    table: dict[str, str] = {}
+    table: dict[str, tuple[str, ...]] = {}
     for word in targets:
         variants = {word[:k] + word[k + 1] + word[k] + word[k + 2 :] for k in range(len(word) - 1)}
+        variants |= {word[: k + 1] + word[k:] for k in range(len(word))}
         if len(word) >= _DROPPED_LETTER_MIN:
             variants |= {word[:k] + word[k + 1 :] for k in range(len(word))}
         for variant in variants - known:
-            table.setdefault(variant, word)
+            table.setdefault(variant, (word,))
+    leads = lexicon.words["determiner"] | set(lexicon.numbers)
+    for word in lexicon.item_words:
+        for lead in sorted(leads):
+            glued = lead + word
+            if glued not in known:
+                table.setdefault(glued, (lead, word))
     _TYPO_TABLES[id(lexicon)] = (lexicon, table)
     return table
 

@@ -391,6 +391,12 @@ def test_casino_golden(text: str, totals: tuple[int, ...], expected: Counts | No
         pytest.param("you get everthing", ("you", "get", "everything"), id="typo-dropped-letter"),
         pytest.param("i get everythign else", ("i", "get", "the-rest"), id="typo-then-phrase"),
         pytest.param("your intial offer", ("your", "initial", "offer"), id="typo-original"),
+        pytest.param(
+            "i take theball and onehat",
+            ("i", "take", "the", "ball", "and", "one", "hat"),
+            id="typo-glued",
+        ),
+        pytest.param("the balll", ("the", "ball"), id="typo-letter-twice"),
         # ... but never another word ("that", "at", "all" stay themselves)
         pytest.param(
             "that is all at once", ("that", "is", "all", "at", "once"), id="typo-real-words"
