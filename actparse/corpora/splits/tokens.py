@@ -56,6 +56,13 @@ def tokenize(text: str, lexicon: SplitLexicon) -> tuple[str, ...]:
     for token in raw:
         if token.isspace():
             continue  # separators the pattern's ASCII \s does not cover
+        clitic = _CLITICS.get(token)
+        if clitic is not None and token != "s" and _stray_apostrophe(tokens):
+            # "i ; ll take", "i ; 'd like": a clitic cut off by a mistyped apostrophe.
+            while tokens[-1] in _STRAY:
+                tokens.pop()
+            tokens.append(clitic)
+            continue
         tokens.extend(_expand(token, lexicon))
     typos = _typos(lexicon)
     if typos:
@@ -104,6 +111,18 @@ def _typos(lexicon: SplitLexicon) -> dict[str, tuple[str, ...]]:
                 table.setdefault(glued, (lead, word))
     _TYPO_TABLES[id(lexicon)] = (lexicon, table)
     return table
+
+
+#: What a mistyped apostrophe comes out as.
+_STRAY = frozenset({";", "'", ""})
+
+
+def _stray_apostrophe(tokens: Sequence[str]) -> bool:
+    """The tokens end with a word and then only stray apostrophes (";", "'")."""
+    k = len(tokens)
+    while k > 0 and tokens[k - 1] in _STRAY:
+        k -= 1
+    return 0 < k < len(tokens) and tokens[k - 1].isalpha()
 
 
 def _join_phrases(

@@ -384,6 +384,8 @@ def test_casino_golden(text: str, totals: tuple[int, ...], expected: Counts | No
         pytest.param("you'd", ("you", "would"), id="clitic"),
         pytest.param("couldent", ("could", "not"), id="misspelt-negation"),
         pytest.param("gimme 2books", ("give", "me", "2", "books"), id="gimme-and-glued-number"),
+        pytest.param("i ; ll take it", ("i", "will", "take", "it"), id="stray-apostrophe"),
+        pytest.param("ok ; take it", ("ok", ";", "take", "it"), id="semicolon-stays"),
         pytest.param("everything else", ("the-rest",), id="phrase"),
         pytest.param("in exchange for", ("exchange-for",), id="longest-phrase-first"),
         # typo-tolerant-items: swapped letters in item words, a dropped one in long ones
