@@ -82,8 +82,9 @@ def _typos(lexicon: SplitLexicon) -> dict[str, tuple[str, ...]]:
     earlier offer ("original") that are no other word of the lexicon, each mapped to
     the tokens meant (typo-tolerant-items): two neighbouring letters swapped ("aht",
     "obok", "everythign"), a letter typed twice ("balll"), in long words one letter left
-    out ("intial"), and an item word glued to its article, determiner or number
-    ("theball", "onehat")."""
+    out ("intial"), an item word glued to its article, determiner or number
+    ("theball", "onehat"), and "i" or "you" glued to the verb after it ("itake",
+    "youcan")."""
     cached = _TYPO_TABLES.get(id(lexicon))
     if cached is not None and cached[0] is lexicon:
         return cached[1]
@@ -109,6 +110,15 @@ def _typos(lexicon: SplitLexicon) -> dict[str, tuple[str, ...]]:
             glued = lead + word
             if glued not in known:
                 table.setdefault(glued, (lead, word))
+    # "itake", "youcan": a person glued to the verb after it.
+    verbs = set().union(
+        *(lexicon.words[c] for c in ("possess", "give", "imperative", "modal", "negatable"))
+    )
+    for lead in sorted(lexicon.words["self"] | lexicon.words["other"]):
+        for verb in sorted(verbs):
+            glued = lead + verb
+            if glued not in known:
+                table.setdefault(glued, (lead, verb))
     _TYPO_TABLES[id(lexicon)] = (lexicon, table)
     return table
 

@@ -399,6 +399,7 @@ def test_casino_golden(text: str, totals: tuple[int, ...], expected: Counts | No
             id="typo-glued",
         ),
         pytest.param("the balll", ("the", "ball"), id="typo-letter-twice"),
+        pytest.param("youcan have it", ("you", "can", "have", "it"), id="typo-glued-person"),
         # ... but never another word ("that", "at", "all" stay themselves)
         pytest.param(
             "that is all at once", ("that", "is", "all", "at", "once"), id="typo-real-words"
