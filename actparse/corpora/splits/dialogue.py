@@ -181,6 +181,10 @@ class SplitDialogueParser:
         if not parsed.has_claim:
             return None
         unnamed = parsed.completion(self.lexicon.unnamed, len(totals), totals)
+        if unnamed == "opposite" and _fills_open_items(parsed, state.running):
+            # "i will give all the hats for the book" - "what about the balls?": the
+            # message settles what the table left open (fills-open-items).
+            unnamed = "running"
         return complete_split(parsed.claims, writer, totals, self.items, unnamed, state.running)
 
     def message_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act:
@@ -228,3 +232,12 @@ class SplitDialogueParser:
                     state.topic = None
         why = tuple(m.describe(self.items) for m in parsed.mentions)
         return Act(turn.index, writer, intent, tags=tuple(sorted(tags)) + why, split=split)
+
+
+def _fills_open_items(parsed: SplitParse, running: ItemSplit | None) -> bool:
+    """The deal on the table leaves items open and the message names only those."""
+    if running is None:
+        return False
+    open_items = {k for k, c in enumerate(running.counts[0]) if c is None}
+    named = {k for side in parsed.claims.counts for k, c in enumerate(side) if c is not None}
+    return bool(open_items) and bool(named) and named <= open_items

@@ -231,6 +231,16 @@ def test_a_bare_count_in_reply_moves_the_readers_count() -> None:
     assert got[2] == ("propose", ((1, 1, 0), (0, 1, 1)))
 
 
+def test_a_message_that_settles_an_open_item_keeps_the_table() -> None:
+    # fills-open-items: the trade left the ball open; asking for it keeps the trade.
+    got = _intents_and_splits(
+        "THEM: i will give you all the hats for the book <eos> YOU: what about the ball ? "
+        "<eos> THEM: fine <eos> YOU: <selection>"
+    )
+    assert got[0] == ("propose", ((0, 2, None), (1, 0, None)))
+    assert got[1] == ("propose", ((0, 2, 1), (1, 0, 0)))
+
+
 def last_proposal_split(got: list[tuple[str | None, Any]]) -> Any:
     """The split of the last message act that carries one."""
     return next(split for intent, split in reversed(got) if split and intent != "select")
