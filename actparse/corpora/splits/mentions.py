@@ -115,6 +115,10 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
     if j >= 0:
         tok = tokens[j]
         value = lexicon.number(tok)
+        if tok == "to" and j == noun - 1 and plural:
+            # "i need to hats": "two" typed as it sounds (to-for-two); "to" is never
+            # right before a bare plural item otherwise.
+            value = 2
         if value is not None and j >= 2 and tokens[j - 1] == "/" and tokens[j - 2].isdigit():
             # "2/3 water": two of the three.
             return Quantity(j - 2, "count", int(tokens[j - 2]), True, relative)

@@ -211,6 +211,10 @@ DOND_GOLDEN = [
         (1, 2, 3),
         ((1, 2, 1), (0, 0, 2)),
     ),
+    # to-for-two: "to" right before a bare plural item counts two ...
+    ("to-for-two", "i need to hats and a ball", (1, 3, 1), ((0, 2, 1), (1, 1, 0))),
+    # ... but not before a determiner or a person.
+    ("to-is-to", "i will give the hat to you", (1, 1, 1), ((1, 0, 1), (0, 1, 0))),
     ("worth-is-no-claim", "the books are worth nothing to me", (3, 1, 1), None),
     ("hate-is-not-hat", "i hate to say it but no", (3, 1, 1), None),
     ("chit-chat", "basketballs with hats on them are so cute . thanks", (1, 2, 3), None),
