@@ -260,9 +260,19 @@ def assign_sides(
             clause.verb = True
             continue
         if lexicon.has("imperative", tok) or lexicon.has("possess", tok):
-            if nxt == "to" and clause.side is None and _opens_clause(tokens, i, lexicon):
-                # "have to have two books", "need to get the ball": a need of the
-                # writer's, not an order to the reader.
+            after_aux = prev in ("will", "would", "shall") and i > 0
+            if clause.side is None and (
+                (nxt == "to" and _opens_clause(tokens, i, lexicon))
+                or (
+                    after_aux
+                    and (
+                        _opens_clause(tokens, i - 1, lexicon)
+                        or lexicon.has("boundary", tokens[i - 2] if i > 1 else ".")
+                    )
+                )
+            ):
+                # "have to have two books", "need to get the ball", "ok , will take
+                # the balls": a need or a plan of the writer's, not an order.
                 clause.set(SELF, "dropped-subject")
             elif lexicon.has("imperative", tok) and (
                 (clause.side is None and not clause.neutral) or _opens_clause(tokens, i, lexicon)

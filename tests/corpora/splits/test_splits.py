@@ -163,6 +163,13 @@ DOND_GOLDEN = [
         (3, 1, 1),
         ((2, 1, 0), (1, 0, 1)),
     ),
+    (
+        "dropped-subject-will",
+        "alright , will take the balls .",
+        (1, 1, 2),
+        ((0, 0, 2), (1, 1, 0)),
+    ),
+    ("subject-after-will", "will you take the balls ?", (1, 1, 2), ((1, 1, 0), (0, 0, 2))),
     # ... a verb of getting with no subject tells the reader to take.
     (
         "imperative-is-the-reader",
