@@ -3,6 +3,7 @@ evaluation (each dialogue counted once, whichever side the file shows)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -345,9 +346,14 @@ def test_misses_never_found_come_first() -> None:
 # The whole validation split (skipped without the shared corpora)
 # --------------------------------------------------------------------------------------
 
-#: Floors only go up. Measured: 0.967 overall, 0.972 on the first half (development),
-#: 0.962 on the second (held out).
-VALIDATION_FLOOR = 0.93
+#: Floors only go up. Measured on val.txt: 0.972 overall, 0.976 on the first half,
+#: 0.967 on the second (both halves were developed on).
+VALIDATION_FLOOR = 0.97
+VALIDATION_HALF_FLOOR = 0.966
+#: Measured on the first 8,000 lines of train.txt (developed on; 3,122 agreed
+#: dialogues): 0.960. The rest of train.txt is held out and never read by the tests.
+TRAIN_DEV_FLOOR = 0.96
+TRAIN_DEV_LINES = 8000
 
 
 @pytest.mark.corpus
@@ -369,4 +375,19 @@ def test_validation_final_split_accuracy(data_dir: Path) -> None:
             unique.append(d)
     half = len(unique) // 2
     for part in (unique[:half], unique[half:]):
-        assert evaluate_dealornodeal(part).summary()["final_split_accuracy"] >= VALIDATION_FLOOR
+        summary = evaluate_dealornodeal(part).summary()
+        assert summary["final_split_accuracy"] >= VALIDATION_HALF_FLOOR, summary
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+def test_train_development_part_final_split_accuracy(data_dir: Path) -> None:
+    path = data_dir / "dealornodeal" / "train.txt"
+    if not path.is_file():
+        pytest.skip(f"{path} not found")
+    with path.open(encoding="utf-8") as fh:
+        lines = list(itertools.islice(fh, TRAIN_DEV_LINES))
+    dialogues = [dialogue_from_dealornodeal(text_line_to_record(line)) for line in lines]
+    summary = evaluate_dealornodeal(dialogues).summary()
+    assert summary["agreed_dialogues"] == 3122
+    assert summary["final_split_accuracy"] >= TRAIN_DEV_FLOOR, summary
