@@ -246,8 +246,12 @@ def assign_sides(
         ):
             nxt = tokens[i + 1] if i + 1 < n else ""
             if person(nxt, lexicon, subject=False) is None:
-                if clause.side is None and tok.endswith("ing"):
-                    # "giving 1 food and 1 water": the writer gives.
+                before = tokens[i - 2] if negated and i > 1 else prev
+                if tok.endswith("ing") and (
+                    clause.side is None or lexicon.has("boundary", before) or i == 0
+                ):
+                    # "giving 1 food and 1 water", "..., not parting with the hat": the
+                    # writer gives, whoever the clause before was about.
                     clause.set(SELF, "gerund")
                 elif clause.side is None or _opens_clause(tokens, i, lexicon):
                     # "give the books": a bare imperative hands them from the reader.

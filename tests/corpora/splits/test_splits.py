@@ -222,6 +222,13 @@ DOND_GOLDEN = [
     ("to-for-two", "i need to hats and a ball", (1, 3, 1), ((0, 2, 1), (1, 1, 0))),
     # ... but not before a determiner or a person.
     ("to-is-to", "i will give the hat to you", (1, 1, 1), ((1, 0, 1), (0, 1, 0))),
+    # gerund-after-comma: a giving gerund opening a clause is the writer's giving.
+    (
+        "gerund-after-comma",
+        "you can have the book and the balls , not parting with the hat .",
+        (1, 1, 2),
+        ((0, 1, 0), (1, 0, 2)),
+    ),
     ("worth-is-no-claim", "the books are worth nothing to me", (3, 1, 1), None),
     ("hate-is-not-hat", "i hate to say it but no", (3, 1, 1), None),
     ("chit-chat", "basketballs with hats on them are so cute . thanks", (1, 2, 3), None),
