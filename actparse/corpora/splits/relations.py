@@ -41,7 +41,9 @@ def claim_backwards(
     It reaches back over one list of mentions within its sentence and stops at a new
     subject; a mention that already has a side from a subject before it is taken only
     when no clause boundary lies between them ("you get the hats, the book and balls for
-    me": the hats stay the reader's); "the rest" is never part of a list.
+    me": the hats stay the reader's), while one marked only by a benefit phrase before
+    it is taken ("2 books for me, 3 hats, 1 ball for you": the hats are the reader's);
+    "the rest" is never part of a list.
     """
     subject_set = set(subjects)
     for pos, side in benefits:
@@ -66,8 +68,10 @@ def claim_backwards(
                 later.kind == "rest" or not conjoined(tokens, m, later, lexicon)
             ):
                 break
-            if m.side is not None and any(
-                lexicon.has("boundary", tokens[k]) and tokens[k] != "and" for k in between
+            if (
+                m.side is not None
+                and m.why != "benefit-before"
+                and any(lexicon.has("boundary", tokens[k]) and tokens[k] != "and" for k in between)
             ):
                 break
             m.side, m.why, m.negated = side, "benefit-after", False

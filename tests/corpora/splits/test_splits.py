@@ -229,6 +229,13 @@ DOND_GOLDEN = [
         (1, 1, 2),
         ((0, 1, 0), (1, 0, 2)),
     ),
+    # benefit-after-wins: a list between "for me" and "for you" is the latter's.
+    (
+        "benefit-after-wins",
+        "2 books for me , 3 hats , 1 ball for you ?",
+        (2, 3, 1),
+        ((2, 0, 0), (0, 3, 1)),
+    ),
     ("worth-is-no-claim", "the books are worth nothing to me", (3, 1, 1), None),
     ("hate-is-not-hat", "i hate to say it but no", (3, 1, 1), None),
     ("chit-chat", "basketballs with hats on them are so cute . thanks", (1, 2, 3), None),
