@@ -580,6 +580,13 @@ DOND_ON_THE_TABLE = [
         ((0, 2, 0), (2, 0, 1)),
         ((0, 2, 1), (2, 0, 0)),
     ),
+    (
+        "consequence-keeps-the-table",
+        "ok , but then i get both books",
+        (2, 1, 1),
+        ((1, 1, 0), (1, 0, 1)),
+        ((2, 1, 0), (0, 0, 1)),
+    ),
     # ... but a whole item, or none of it, leaves the rest to the other side.
     (
         "whole-item-goes-opposite",
