@@ -220,6 +220,7 @@ class DealOrNoDealParser(SplitDialogueParser):
     items = ITEMS
     rule_tags = RULE_TAGS
     intent_rules = INTENT_RULES
+    refusal_intents = frozenset({"disagree"})
 
     def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:
         """The ``select`` act of the selection turn (with the agreed split, if any)."""

@@ -165,17 +165,30 @@ class SplitParse:
         }
         return len(sides) == 1
 
-    def completion(self, unnamed: str, n_items: int) -> str:
+    def completion(self, unnamed: str, n_items: int, totals: Sequence[int] = ()) -> str:
         """How to fill the items this message leaves unnamed, given the corpus default:
-        "throw in a ball", "the ball too" keep the rest of the deal on the table
+        "throw in a ball", "the ball too" and a part of an item for one side ("can i
+        have one book?", :meth:`adjusts_counts`) keep the rest of the deal on the table
         (``running``), except that a share counted item by item for one side ("how
         about I get 3 food and 2 firewood?") leaves what it omits to the other side
         (``opposite``)."""
-        if self.increment:
+        if self.increment or self.adjusts_counts(totals):
             unnamed = "running"
         if unnamed == "running" and self.spells_out_one_side(n_items):
             return "opposite"
         return unnamed
+
+    def adjusts_counts(self, totals: Sequence[int]) -> bool:
+        """The message gives one side part of an item and says nothing else ("can i have
+        one book?", "1 ball then", "i would need 3 books" of four): it moves a count of
+        the deal on the table, whose other items stay where they are."""
+        if not totals or len(self.claims.named_sides) != 1 or self.claims.rest is not None:
+            return False
+        (side,) = self.claims.named_sides
+        named = [(k, c) for k, c in enumerate(self.claims.counts[side]) if c is not None]
+        # An item given whole ("i want the hats") or not at all leaves the rest to the
+        # other side, as the corpus says; a part of an item adjusts a count.
+        return bool(named) and all(0 < c < totals[k] for k, c in named)
 
     def spells_out_one_side(self, n_items: int) -> bool:
         """The message counts all but one item for one side ("how about I get 3 food
@@ -227,8 +240,19 @@ def parse_split(
     mentions = find_mentions(toks, lexicon, context_item)
     assign_sides(toks, mentions, lexicon, default_side)
     claims = resolve_claims(mentions, totals)
-    increment = any(lexicon.has("increment", t) for t in toks)
+    increment = any(lexicon.has("increment", t) for t in toks) or _continues(toks, lexicon)
     return SplitParse(toks, tuple(mentions), claims, increment, _refers_back(toks, lexicon))
+
+
+def _continues(tokens: Sequence[str], lexicon: SplitLexicon) -> bool:
+    """The message opens with "and", after any interjection ("and the hat ?", "ok and i
+    get the books ?"), or is a condition on its own ("as long as i keep the book"):
+    it continues the deal on the table rather than replacing it."""
+    for tok in tokens:
+        if lexicon.has("interjection", tok) or tok == ",":
+            continue
+        return tok in ("and", "as-long-as")
+    return False
 
 
 def _refers_back(tokens: Sequence[str], lexicon: SplitLexicon) -> int | None:

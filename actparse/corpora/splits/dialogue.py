@@ -74,6 +74,9 @@ class DealState:
     item: int | None = None
     #: Every proposal of each agent, in order.
     history: list[list[ItemSplit]] = field(default_factory=lambda: [[], []])
+    #: The turn of the last proposal, and the deal on the table before it.
+    proposed_at: int | None = None
+    before: ItemSplit | None = None
 
     def first_offer(self, owner: int | None) -> ItemSplit | None:
         """The first proposal of agent ``owner``; with no owner, the first proposal of
@@ -99,6 +102,9 @@ class SplitDialogueParser:
     items: tuple[str, ...] = ()
     rule_tags: tuple[str, ...] = ()
     intent_rules: DecisionList[MessageView] = DecisionList(SPLIT_INTENT_RULES)
+    #: Intents that refuse the proposal right before them, putting the deal before it
+    #: back on the table (none by default).
+    refusal_intents: frozenset[str] = frozenset()
 
     def __init__(
         self,
@@ -141,12 +147,17 @@ class SplitDialogueParser:
     ) -> SplitParse:
         """The split parse of a message in its context: an item list with no person is
         about the side the talk was about, unless the other reading restates one side of
-        the deal on the table ("3 fire, 0 water, 2 food" confirms the reader's offer)."""
+        the deal on the table ("3 fire, 0 water, 2 food" confirms the reader's offer),
+        and it does not just move a count of the table ("one hat")."""
         default_side = SELF if state.topic in (None, writer) else OTHER
         parsed = parse_split(
             text, self.lexicon, totals, default_side=default_side, context_item=state.item
         )
-        if parsed.elliptic and state.running is not None:
+        # A part of an item that moves a count of the table (adjusts-counts) would
+        # restate the table whichever side it is read for: keep the default reading
+        # ("2 hats and a ball for me?" - "one hat": the reader gets one).
+        moves_a_count = self.lexicon.unnamed == "opposite" and parsed.adjusts_counts(totals)
+        if parsed.elliptic and state.running is not None and not moves_a_count:
             flipped = parse_split(
                 text,
                 self.lexicon,
@@ -169,7 +180,11 @@ class SplitDialogueParser:
         """The split a parsed message proposes, completed from the deal on the table."""
         if not parsed.has_claim:
             return None
-        unnamed = parsed.completion(self.lexicon.unnamed, len(totals))
+        unnamed = parsed.completion(self.lexicon.unnamed, len(totals), totals)
+        if unnamed == "opposite" and _fills_open_items(parsed, state.running):
+            # "i will give all the hats for the book" - "what about the balls?": the
+            # message settles what the table left open (fills-open-items).
+            unnamed = "running"
         return complete_split(parsed.claims, writer, totals, self.items, unnamed, state.running)
 
     def message_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act:
@@ -186,10 +201,24 @@ class SplitDialogueParser:
             tags, split, state.last[writer], state.last[1 - writer], parsed.names_items
         )
         intent = self.intent_rules.decide(view)
+        if (
+            split is None
+            and intent in self.refusal_intents
+            and state.proposed_at == turn.index - 1
+            and not parsed.names_items
+        ):
+            # "no" right after the partner's proposal: the deal before it is back on the
+            # table (restores-refused-deal); it stays there unless someone proposes again.
+            split = state.before
+            if split is not None:
+                state.running = split
+                state.proposed_at = None
+            return Act(turn.index, writer, intent, tags=tuple(sorted(tags)), split=split)
         if parsed.last_item() is not None:
             state.item = parsed.last_item()
         if split is not None:
             state.last[writer] = split
+            state.before, state.proposed_at = state.running, turn.index
             state.running = split
             state.history[writer].append(split)
             side = parsed.first_side()
@@ -203,3 +232,12 @@ class SplitDialogueParser:
                     state.topic = None
         why = tuple(m.describe(self.items) for m in parsed.mentions)
         return Act(turn.index, writer, intent, tags=tuple(sorted(tags)) + why, split=split)
+
+
+def _fills_open_items(parsed: SplitParse, running: ItemSplit | None) -> bool:
+    """The deal on the table leaves items open and the message names only those."""
+    if running is None:
+        return False
+    open_items = {k for k, c in enumerate(running.counts[0]) if c is None}
+    named = {k for side in parsed.claims.counts for k, c in enumerate(side) if c is not None}
+    return bool(open_items) and bool(named) and named <= open_items

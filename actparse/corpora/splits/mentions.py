@@ -101,7 +101,7 @@ class Quantity(NamedTuple):
 def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quantity:
     """Look back from an item noun (or a noun like "items") for its quantity."""
     relative = False
-    plural = tokens[noun].endswith("s") and not tokens[noun].endswith("ss")
+    plural = _plural(tokens[noun])
     j = noun - 1
     start = noun
     determiner = False
@@ -123,6 +123,10 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
     if j >= 0:
         tok = tokens[j]
         value = lexicon.number(tok)
+        if tok == "to" and j == noun - 1 and plural:
+            # "i need to hats": "two" typed as it sounds (to-for-two); "to" is never
+            # right before a bare plural item otherwise.
+            value = 2
         if value is not None and j >= 2 and tokens[j - 1] == "/" and tokens[j - 2].isdigit():
             # "2/3 water": two of the three.
             return Quantity(j - 2, "count", int(tokens[j - 2]), True, relative)
@@ -162,8 +166,13 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
         if single_unit:
             # "the package of food" is one package.
             return Quantity(start, "count", 1, False, relative)
-        if not plural and lexicon.has("demonstrative", tokens[start]):
-            # "i could use that food": the amount talked about, not all of it.
+        if (
+            not plural
+            and lexicon.has("demonstrative", tokens[start])
+            and lexicon.bare_noun == "none"
+        ):
+            # "i could use that food": the amount talked about, not all of it, where
+            # items are amounts (a bare noun is a preference); "that hat" names the hat.
             return Quantity(start, "bare", None, False, relative)
         if plural or lexicon.the_singular == "all":
             return Quantity(start, "all", None, False, relative)
@@ -331,6 +340,11 @@ def find_mentions(
     return mentions
 
 
+def _plural(token: str) -> bool:
+    """A plural noun ("hats", not "hat" or "glass")."""
+    return token.endswith("s") and not token.endswith("ss")
+
+
 def _count_after(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> int | None:
     """A count written after its item ("water: 2", "food - 1", "firewood x2")."""
     if noun + 2 < len(tokens) and tokens[noun + 1] in (":", "-", "=", "x"):
@@ -398,6 +412,16 @@ def _spread_quantities(
             after.kind, after.count, after.explicit = before.kind, None, True
         elif before.kind == "all" and before.explicit and after.kind == "bare":
             after.kind, after.count, after.explicit = "all", None, True
+        elif (
+            before.kind == "all"
+            and lexicon.has("determiner", tokens[before.start])
+            and _plural(tokens[before.end])
+            and after.kind == "count"
+            and not after.explicit
+        ):
+            # "the books and hat": a plural's determiner reaches the bare noun after it
+            # ("the book and hat" may mean one hat).
+            after.kind, after.count = "all", None
         elif (
             before.kind == "count"
             and (

@@ -19,12 +19,15 @@ from actparse.corpora.splits.mentions import OTHER, SELF, Mention, conjoined, co
 from actparse.corpora.splits.tokens import EXCHANGE_FOR
 
 __all__ = [
+    "ALTERNATIVE",
     "apply_exceptions",
     "apply_exchanges",
     "claim_backwards",
     "drop_alternatives",
+    "drop_or_sentences",
     "drop_value_statements",
     "fill_elliptic_lists",
+    "settle_modal_offers",
 ]
 
 
@@ -40,7 +43,9 @@ def claim_backwards(
     It reaches back over one list of mentions within its sentence and stops at a new
     subject; a mention that already has a side from a subject before it is taken only
     when no clause boundary lies between them ("you get the hats, the book and balls for
-    me": the hats stay the reader's); "the rest" is never part of a list.
+    me": the hats stay the reader's), while one marked only by a benefit phrase before
+    it is taken ("2 books for me, 3 hats, 1 ball for you": the hats are the reader's);
+    "the rest" is never part of a list.
     """
     subject_set = set(subjects)
     for pos, side in benefits:
@@ -158,6 +163,51 @@ def _clause_span(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> ra
     return range(start, end + 1)
 
 
+#: Why a mention has no side: it is one of two alternatives ("the book or a hat").
+ALTERNATIVE = "alternative"
+
+
+def drop_alternatives(
+    tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
+) -> None:
+    """ "Either the book or one hat", "a hat or a ball": items offered as alternatives
+    are not yet anybody's (alternatives-claim-nothing); the items of the list after
+    "or" go with it ("the book or two hats and a ball")."""
+    for k, tok in enumerate(tokens):
+        if tok != "or":
+            continue
+        before = next((m for m in mentions if m.end == k - 1), None)
+        after = next((m for m in mentions if m.start == k + 1), None)
+        if before is None or after is None or before.item is None or after.item is None:
+            continue
+        before.side, before.why = None, ALTERNATIVE
+        later = [m for m in mentions if m.start >= after.start]
+        previous = None
+        for m in later:
+            if previous is not None and not conjoined(tokens, previous, m, lexicon):
+                break
+            m.side, m.why = None, ALTERNATIVE
+            previous = m
+
+
+def settle_modal_offers(mentions: Sequence[Mention]) -> None:
+    """ "I can do X" gives X ("i can do 2 balls if i get the hats") or takes it ("i can
+    do the balls and you can have the rest"): X goes to the side opposite the message's
+    other claims (do-list-opposite-other-claims); with none, it stays given."""
+    offered = [m for m in mentions if "+do" in m.why and m.side is not None]
+    others = {
+        m.side
+        for m in mentions
+        if m.side is not None and "+do" not in m.why and m.why != "elliptic" and m.kind != "bare"
+    }
+    if not offered or len(others) != 1:
+        return
+    (other,) = others
+    for m in offered:
+        if m.side == other:
+            m.side, m.why = other ^ 1, m.why.replace("+do", "+do-take")
+
+
 def drop_value_statements(
     tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
 ) -> None:
@@ -186,39 +236,47 @@ def apply_exceptions(
 def fill_elliptic_lists(
     tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon, default_side: int
 ) -> None:
-    """Mentions with nobody's side that come before any person in their sentence, in a
-    sentence with no word of worth and no third person ("ball and one hat?", "how about
-    just the ball and i take the rest?", "one of each") are about ``default_side``: the
-    side the talk is about (the writer, unless the caller knows better)."""
+    """Mentions with nobody's side that come before any person (or "we") in their
+    sentence, in a sentence with no word of worth and no third person ("ball and one
+    hat?", "how about just the ball and i take the rest?", "one of each", "2 hats and we
+    have a deal") are about ``default_side``: the side the talk is about (the writer,
+    unless the caller knows better)."""
     blocked: set[int] = set()
     sentence = 0
     seen_person = False
     sentence_of: list[int] = []
     person_at: list[bool] = []
+    we_at: list[bool] = []
+    seen_we = False
     for k, tok in enumerate(tokens):
         if lexicon.has("sentence_end", tok):
             sentence += 1
-            seen_person = False
-        if lexicon.has("third_person", tok) or lexicon.has("value", tok) or lexicon.has("we", tok):
+            seen_person = seen_we = False
+        if lexicon.has("third_person", tok) or lexicon.has("value", tok):
             blocked.add(sentence)
         if tok == "there" and k + 1 < len(tokens) and tokens[k + 1] in ("is", "are", "was"):
             # "there are 3 of each item": a fact about the items, not an offer.
             blocked.add(sentence)
+        if lexicon.has("we", tok):
+            seen_we = True
         if person(tok, lexicon, subject=False) is not None:
             seen_person = True
         if lexicon.has("opinion", tok) or lexicon.has("deal_noun", tok):
             seen_person = False
         sentence_of.append(sentence)
         person_at.append(seen_person)
+        we_at.append(seen_we)
     previous: int | None = None
     for m in mentions:
         if m.side is not None:
             if m.kind != "bare":
-                previous = m.side
+                # "i don't need a ball . so just two books": a list after a refused
+                # item is the subject's, not the side the refusal gave it to.
+                previous = m.side ^ 1 if m.negated else m.side
             continue
-        if m.why in ("value", "purpose") or m.kind == "bare":
+        if m.why in ("value", "purpose", ALTERNATIVE) or m.kind == "bare":
             continue
-        if sentence_of[m.start] in blocked or person_at[m.start]:
+        if sentence_of[m.start] in blocked or person_at[m.start] or we_at[m.start]:
             continue
         if lexicon.bare_noun == "none" and not counted(tokens, m, lexicon):
             # Where a bare noun is a preference, "what about the food?" asks; only a
@@ -230,7 +288,7 @@ def fill_elliptic_lists(
         m.why = "elliptic"
 
 
-def drop_alternatives(
+def drop_or_sentences(
     tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
 ) -> None:
     """ "I can agree to that. Or I could take 2 water ...", "I could give you 1 water.
@@ -249,4 +307,4 @@ def drop_alternatives(
         start = False
         m = by_start.get(i)
         if m is not None and alternative:
-            m.side, m.why = None, "alternative"
+            m.side, m.why = None, ALTERNATIVE

@@ -21,8 +21,10 @@ from actparse.corpora.splits.relations import (
     apply_exchanges,
     claim_backwards,
     drop_alternatives,
+    drop_or_sentences,
     drop_value_statements,
     fill_elliptic_lists,
+    settle_modal_offers,
 )
 
 __all__ = ["assign_sides"]
@@ -41,6 +43,9 @@ class _Clause:
     #: names the side, so that a next verb returns to it ("you give me X and take Y").
     subject: int | None = None
     giving: bool = False
+    #: The giving verb is one that gives only after a modal ("i can do 2 hats"): it may
+    #: also mean taking (settled by :func:`settle_modal_offers`).
+    modal_offer: bool = False
     negated: bool = False
     #: Inside a clause of purpose ("to wash the food"): nothing is claimed until it ends.
     purpose: bool = False
@@ -57,14 +62,15 @@ class _Clause:
         """A new marker names the side of what follows."""
         # A clause of purpose outlives a new subject ("to make sure we have everything").
         self.side, self.why = side, why
-        self.giving = self.negated = self.verb = self.neutral = self.needs = False
+        self.giving = self.negated = self.verb = self.neutral = False
+        self.needs = self.modal_offer = False
 
     def reset(self) -> None:
         """Forget everything (a sentence ended, or a clause with no side began)."""
         self.side = self.subject = None
         self.why = ""
         self.giving = self.negated = self.purpose = self.verb = self.neutral = False
-        self.needs = False
+        self.needs = self.modal_offer = False
 
     def effective(self) -> int | None:
         """The side a mention here goes to: flipped once by giving, once by negation."""
@@ -74,7 +80,8 @@ class _Clause:
 
     def trace(self) -> str:
         """Why, for :attr:`Mention.why`."""
-        return self.why + ("+give" if self.giving else "") + ("+not" if self.negated else "")
+        give = ("+do" if self.modal_offer else "+give") if self.giving else ""
+        return self.why + give + ("+not" if self.negated else "")
 
 
 def _offered(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
@@ -107,10 +114,11 @@ def assign_sides(
     :mod:`~actparse.corpora.splits.relations`, a benefit phrase after it
     (:func:`claim_backwards`); "everything but X" (:func:`apply_exceptions`); exchanges
     (:func:`apply_exchanges`); statements of worth leave their mentions unassigned
-    (:func:`drop_value_statements`); an item list with no person before it in its
+    (:func:`drop_value_statements`), and so do alternatives ("the book or a hat",
+    :func:`drop_alternatives`); an item list with no person before it in its
     sentence is about ``default_side`` (:func:`fill_elliptic_lists`); a sentence inside
     the message that opens with "or" is an alternative and claims nothing
-    (:func:`drop_alternatives`).
+    (:func:`drop_or_sentences`).
     """
     by_start = {m.start: m for m in mentions}
     clause = _Clause()
@@ -266,8 +274,12 @@ def assign_sides(
         ):
             nxt = tokens[i + 1] if i + 1 < n else ""
             if person(nxt, lexicon, subject=False) is None:
-                if clause.side is None and tok.endswith("ing"):
-                    # "giving 1 food and 1 water": the writer gives.
+                before = tokens[i - 2] if negated and i > 1 else prev
+                if tok.endswith("ing") and (
+                    clause.side is None or lexicon.has("boundary", before) or i == 0
+                ):
+                    # "giving 1 food and 1 water", "..., not parting with the hat": the
+                    # writer gives, whoever the clause before was about.
                     clause.set(SELF, "gerund")
                 elif clause.side is None or _opens_clause(tokens, i, lexicon):
                     # "give the books": a bare imperative hands them from the reader.
@@ -275,21 +287,46 @@ def assign_sides(
                 elif clause.why == "recipient" and lexicon.has("boundary", prev):
                     clause.set(clause.subject if clause.subject is not None else OTHER, "subject")
                 clause.giving = True
+                clause.modal_offer = not lexicon.has("give", tok)
             clause.negated = negated
             clause.verb = True
             continue
         if lexicon.has("imperative", tok) or lexicon.has("possess", tok):
-            if lexicon.has("imperative", tok) and (
+            after_aux = prev in ("will", "would", "shall") and i > 0
+            if clause.side is None and (
+                (nxt == "to" and _opens_clause(tokens, i, lexicon))
+                or (
+                    after_aux
+                    and (
+                        _opens_clause(tokens, i - 1, lexicon)
+                        or lexicon.has("boundary", tokens[i - 2] if i > 1 else ".")
+                    )
+                )
+            ):
+                # "have to have two books", "need to get the ball", "ok , will take
+                # the balls": a need or a plan of the writer's, not an order.
+                clause.set(SELF, "dropped-subject")
+            elif lexicon.has("imperative", tok) and (
                 (clause.side is None and not clause.neutral) or _opens_clause(tokens, i, lexicon)
             ):
                 clause.set(OTHER, "imperative")
+            elif (
+                not lexicon.has("imperative", tok)
+                and not tok.endswith("ing")
+                and clause.side is None
+                and not clause.neutral
+                and (_opens_clause(tokens, i, lexicon) or lexicon.has("boundary", prev))
+            ):
+                # "sorry , need the ball": a verb of wanting with its subject left out
+                # is the writer's.
+                clause.set(SELF, "dropped-subject")
             elif clause.why == "recipient" and lexicon.has("boundary", prev):
                 # "you give me the balls and take the rest": the subject takes; in "let
                 # you have" the verb is the recipient's.
                 subject = clause.subject if clause.subject is not None else OTHER
                 clause.set(subject, "subject")
             # A new verb of having governs what follows ("concede and take the books").
-            clause.giving = False
+            clause.giving = clause.modal_offer = False
             clause.negated = negated
             # "i like the firewood for cooking" states a taste; "i would like the
             # firewood", "i'd love to have" ask for it.
@@ -300,10 +337,12 @@ def assign_sides(
     apply_exceptions(tokens, mentions, lexicon)
     apply_exchanges(tokens, mentions, lexicon)
     drop_value_statements(tokens, mentions, lexicon)
+    drop_alternatives(tokens, mentions, lexicon)
+    settle_modal_offers(mentions)
     fill_elliptic_lists(tokens, mentions, lexicon, default_side)
     # "How about 2 water for 3 food?": the list got its side only now.
     apply_exchanges(tokens, mentions, lexicon)
-    drop_alternatives(tokens, mentions, lexicon)
+    drop_or_sentences(tokens, mentions, lexicon)
 
 
 def _wished(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:

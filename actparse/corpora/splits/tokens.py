@@ -56,8 +56,83 @@ def tokenize(text: str, lexicon: SplitLexicon) -> tuple[str, ...]:
     for token in raw:
         if token.isspace():
             continue  # separators the pattern's ASCII \s does not cover
+        clitic = _CLITICS.get(token)
+        if clitic is not None and token != "s" and _stray_apostrophe(tokens):
+            # "i ; ll take", "i ; 'd like": a clitic cut off by a mistyped apostrophe.
+            while tokens[-1] in _STRAY:
+                tokens.pop()
+            tokens.append(clitic)
+            continue
         tokens.extend(_expand(token, lexicon))
+    typos = _typos(lexicon)
+    if typos:
+        tokens = [part for t in tokens for part in typos.get(t, (t,))]
     return _join_phrases(tokens, lexicon.phrases)
+
+
+#: The typo table of each lexicon (by identity: lexicons load once and are immutable).
+_TYPO_TABLES: dict[int, tuple[SplitLexicon, dict[str, tuple[str, ...]]]] = {}
+#: Words at least this long also keep their meaning with one letter left out
+#: ("everthing", "baskeball"); shorter ones would meet real words ("hat" - "at").
+_DROPPED_LETTER_MIN = 7
+
+
+def _typos(lexicon: SplitLexicon) -> dict[str, tuple[str, ...]]:
+    """Misspellings of item words, of "everything" and of the words pointing back at an
+    earlier offer ("original") that are no other word of the lexicon, each mapped to
+    the tokens meant (typo-tolerant-items): two neighbouring letters swapped ("aht",
+    "obok", "everythign"), a letter typed twice ("balll"), in long words one letter left
+    out ("intial"), an item word glued to its article, determiner or number
+    ("theball", "onehat"), and "i" or "you" glued to the verb after it ("itake",
+    "youcan")."""
+    cached = _TYPO_TABLES.get(id(lexicon))
+    if cached is not None and cached[0] is lexicon:
+        return cached[1]
+    targets = [
+        *lexicon.item_words,
+        *sorted(lexicon.words["everything"]),
+        *sorted(lexicon.words["original"]),
+    ]
+    known = set(lexicon.item_words) | set(lexicon.numbers) | set(lexicon.contractions)
+    for members in lexicon.words.values():
+        known |= members
+    table: dict[str, tuple[str, ...]] = {}
+    for word in targets:
+        variants = {word[:k] + word[k + 1] + word[k] + word[k + 2 :] for k in range(len(word) - 1)}
+        variants |= {word[: k + 1] + word[k:] for k in range(len(word))}
+        if len(word) >= _DROPPED_LETTER_MIN:
+            variants |= {word[:k] + word[k + 1 :] for k in range(len(word))}
+        for variant in variants - known:
+            table.setdefault(variant, (word,))
+    leads = lexicon.words["determiner"] | set(lexicon.numbers)
+    for word in lexicon.item_words:
+        for lead in sorted(leads):
+            glued = lead + word
+            if glued not in known:
+                table.setdefault(glued, (lead, word))
+    # "itake", "youcan": a person glued to the verb after it.
+    verbs = set().union(
+        *(lexicon.words[c] for c in ("possess", "give", "imperative", "modal", "negatable"))
+    )
+    for lead in sorted(lexicon.words["self"] | lexicon.words["other"]):
+        for verb in sorted(verbs):
+            glued = lead + verb
+            if glued not in known:
+                table.setdefault(glued, (lead, verb))
+    _TYPO_TABLES[id(lexicon)] = (lexicon, table)
+    return table
+
+
+#: What a mistyped apostrophe comes out as.
+_STRAY = frozenset({";", "'", ""})
+
+
+def _stray_apostrophe(tokens: Sequence[str]) -> bool:
+    """The tokens end with a word and then only stray apostrophes (";", "'")."""
+    k = len(tokens)
+    while k > 0 and tokens[k - 1] in _STRAY:
+        k -= 1
+    return 0 < k < len(tokens) and tokens[k - 1].isalpha()
 
 
 def _join_phrases(

@@ -3,6 +3,7 @@ evaluation (each dialogue counted once, whichever side the file shows)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -206,6 +207,63 @@ def test_a_whole_dialogue() -> None:
     ]
 
 
+def _intents_and_splits(dialogue: str) -> list[tuple[str | None, Any]]:
+    acts = PARSER.parse(dialogue_from_dealornodeal(record(dialogue)))
+    return [(a.intent, a.split.counts if a.split else None) for a in acts]
+
+
+def test_a_refusal_puts_the_deal_before_back_on_the_table() -> None:
+    # restores-refused-deal: a bare "no" right after a proposal refuses it; the deal
+    # that was on the table before it is the one to select.
+    got = _intents_and_splits(
+        "YOU: i want the book and the ball <eos> THEM: fine <eos> "
+        "YOU: can i have a hat as well ? <eos> THEM: no sorry <eos> YOU: ok then <eos> "
+        "YOU: <selection>"
+    )
+    mine = ((1, 0, 1), (0, 2, 0))
+    assert got[2] == ("propose", ((1, 1, 1), (0, 1, 0)))
+    assert got[3] == ("disagree", mine)
+    assert last_proposal_split(got) == mine
+
+
+def test_a_refusal_that_names_items_or_comes_late_restores_nothing() -> None:
+    got = _intents_and_splits(
+        "YOU: i want the book and the ball <eos> THEM: no , hats are worth nothing to me <eos> "
+        "YOU: <selection>"
+    )
+    assert got[1] == ("disagree", None)
+    got = _intents_and_splits(
+        "YOU: i want the book and the ball <eos> THEM: hmm <eos> THEM: no <eos> YOU: <selection>"
+    )
+    assert got[2] == ("disagree", None)
+
+
+def test_a_bare_count_in_reply_moves_the_readers_count() -> None:
+    # keeps-default-reading: "one hat" answers "2 hats and a ball for me?" by cutting the
+    # reader's hats to one; read for the writer it would only restate the table.
+    got = _intents_and_splits(
+        "YOU: i want the book <eos> THEM: 2 hats and a ball for me ? <eos> "
+        "YOU: one hat <eos> THEM: fine <eos> YOU: <selection>"
+    )
+    assert got[1] == ("agree", ((1, 0, 0), (0, 2, 1)))
+    assert got[2] == ("propose", ((1, 1, 0), (0, 1, 1)))
+
+
+def test_a_message_that_settles_an_open_item_keeps_the_table() -> None:
+    # fills-open-items: the trade left the ball open; asking for it keeps the trade.
+    got = _intents_and_splits(
+        "THEM: i will give you all the hats for the book <eos> YOU: what about the ball ? "
+        "<eos> THEM: fine <eos> YOU: <selection>"
+    )
+    assert got[0] == ("propose", ((0, 2, None), (1, 0, None)))
+    assert got[1] == ("propose", ((0, 2, 1), (1, 0, 0)))
+
+
+def last_proposal_split(got: list[tuple[str | None, Any]]) -> Any:
+    """The split of the last message act that carries one."""
+    return next(split for intent, split in reversed(got) if split and intent != "select")
+
+
 def test_both_views_of_a_dialogue_parse_the_same(fixtures: Path) -> None:
     dialogues = _dialogues(fixtures)
     by_key: dict[object, list[Dialogue]] = {}
@@ -305,9 +363,14 @@ def test_misses_never_found_come_first() -> None:
 # The whole validation split (skipped without the shared corpora)
 # --------------------------------------------------------------------------------------
 
-#: Floors only go up. Measured: 0.967 overall, 0.972 on the first half (development),
-#: 0.962 on the second (held out).
-VALIDATION_FLOOR = 0.93
+#: Floors only go up. Measured on val.txt: 0.972 overall, 0.976 on the first half,
+#: 0.967 on the second (both halves were developed on).
+VALIDATION_FLOOR = 0.97
+VALIDATION_HALF_FLOOR = 0.966
+#: Measured on the first 8,000 lines of train.txt (developed on; 3,122 agreed
+#: dialogues): 0.962. The rest of train.txt is held out and never read by the tests.
+TRAIN_DEV_FLOOR = 0.96
+TRAIN_DEV_LINES = 8000
 
 
 @pytest.mark.corpus
@@ -329,4 +392,19 @@ def test_validation_final_split_accuracy(data_dir: Path) -> None:
             unique.append(d)
     half = len(unique) // 2
     for part in (unique[:half], unique[half:]):
-        assert evaluate_dealornodeal(part).summary()["final_split_accuracy"] >= VALIDATION_FLOOR
+        summary = evaluate_dealornodeal(part).summary()
+        assert summary["final_split_accuracy"] >= VALIDATION_HALF_FLOOR, summary
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+def test_train_development_part_final_split_accuracy(data_dir: Path) -> None:
+    path = data_dir / "dealornodeal" / "train.txt"
+    if not path.is_file():
+        pytest.skip(f"{path} not found")
+    with path.open(encoding="utf-8") as fh:
+        lines = list(itertools.islice(fh, TRAIN_DEV_LINES))
+    dialogues = [dialogue_from_dealornodeal(text_line_to_record(line)) for line in lines]
+    summary = evaluate_dealornodeal(dialogues).summary()
+    assert summary["agreed_dialogues"] == 3122
+    assert summary["final_split_accuracy"] >= TRAIN_DEV_FLOOR, summary

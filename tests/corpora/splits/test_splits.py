@@ -30,7 +30,7 @@ def proposal(
     if not parsed.has_claim:
         return None
     table = ItemSplit(lexicon.items, running) if running is not None else None
-    unnamed = parsed.completion(lexicon.unnamed, len(totals))
+    unnamed = parsed.completion(lexicon.unnamed, len(totals), totals)
     split = complete_split(parsed.claims, 0, totals, lexicon.items, unnamed, table)
     return split.counts
 
@@ -138,6 +138,104 @@ DOND_GOLDEN = [
         (4, 1, 2),
         ((0, 0, 2), (4, 1, 0)),
     ),
+    # plural-determiner-reaches-bare-noun: "the balls and hat" is all the hats ...
+    (
+        "plural-determiner-reaches-bare-noun",
+        "you can take the balls and hat , i keep the book",
+        (1, 2, 3),
+        ((1, 0, 0), (0, 2, 3)),
+    ),
+    # ... while after a singular it may be one of them.
+    (
+        "singular-determiner-stops",
+        "i will take the book and hat",
+        (1, 2, 1),
+        ((1, 1, 0), (0, 1, 1)),
+    ),
+    # we-after-the-list: "we" after a list does not make it nobody's.
+    ("we-after-the-list", "2 hats and we have a deal ?", (1, 3, 1), ((0, 2, 0), (1, 1, 1))),
+    ("we-before-the-list", "we could split 2 hats", (1, 3, 1), None),
+    # dropped-subject: a verb of wanting with no subject is the writer's ...
+    ("dropped-subject", "sorry , need the hat and 2 books", (3, 1, 2), ((2, 1, 0), (1, 0, 2))),
+    (
+        "dropped-subject-have-to",
+        "have to have two books with the hat .",
+        (3, 1, 1),
+        ((2, 1, 0), (1, 0, 1)),
+    ),
+    (
+        "dropped-subject-will",
+        "alright , will take the balls .",
+        (1, 1, 2),
+        ((0, 0, 2), (1, 1, 0)),
+    ),
+    ("subject-after-will", "will you take the balls ?", (1, 1, 2), ((1, 1, 0), (0, 0, 2))),
+    # ... a verb of getting with no subject tells the reader to take.
+    (
+        "imperative-is-the-reader",
+        "ok , take the hat and 2 books",
+        (3, 1, 2),
+        ((1, 0, 2), (2, 1, 0)),
+    ),
+    # count-noun-demonstrative: "that hat" names the hat where items are counted.
+    (
+        "count-noun-demonstrative",
+        "you can have that hat if i get everything else",
+        (2, 1, 2),
+        ((2, 0, 2), (0, 1, 0)),
+    ),
+    # alternatives-claim-nothing: items offered one or the other are nobody's yet ...
+    (
+        "alternatives-claim-nothing",
+        "i need the balls and either the book or a hat",
+        (1, 2, 2),
+        ((0, 0, 2), (1, 2, 0)),
+    ),
+    ("alternative-lists", "a hat or 2 balls and the book ?", (1, 1, 2), None),
+    # ... "or" that does not join two items changes nothing.
+    ("or-no-deal", "i want the hats , or no deal", (1, 2, 1), ((0, 2, 0), (1, 0, 1))),
+    # list-after-refusal: a list after a refused item is the writer's.
+    (
+        "list-after-refusal",
+        "i don't need a ball . so just two books .",
+        (3, 2, 1),
+        ((2, 0, 0), (1, 2, 1)),
+    ),
+    # works-for-you: "would X work for you?" offers X to the reader.
+    ("works-for-you", "would 2 balls and a hat work for you ?", (1, 2, 2), ((1, 1, 0), (0, 1, 2))),
+    # do-list-opposite-other-claims: "i can do X" takes X when the reader gets the rest
+    # ...
+    (
+        "do-list-takes-beside-rest",
+        "i can do the hats and you can have the rest .",
+        (1, 2, 3),
+        ((0, 2, 0), (1, 0, 3)),
+    ),
+    # ... and gives it when the writer claims something else.
+    (
+        "do-list-gives-beside-claim",
+        "i can do 2 balls if i get the hats and the book",
+        (1, 2, 3),
+        ((1, 2, 1), (0, 0, 2)),
+    ),
+    # to-for-two: "to" right before a bare plural item counts two ...
+    ("to-for-two", "i need to hats and a ball", (1, 3, 1), ((0, 2, 1), (1, 1, 0))),
+    # ... but not before a determiner or a person.
+    ("to-is-to", "i will give the hat to you", (1, 1, 1), ((1, 0, 1), (0, 1, 0))),
+    # gerund-after-comma: a giving gerund opening a clause is the writer's giving.
+    (
+        "gerund-after-comma",
+        "you can have the book and the balls , not parting with the hat .",
+        (1, 1, 2),
+        ((0, 1, 0), (1, 0, 2)),
+    ),
+    # benefit-after-wins: a list between "for me" and "for you" is the latter's.
+    (
+        "benefit-after-wins",
+        "2 books for me , 3 hats , 1 ball for you ?",
+        (2, 3, 1),
+        ((2, 0, 0), (0, 3, 1)),
+    ),
     ("worth-is-no-claim", "the books are worth nothing to me", (3, 1, 1), None),
     ("hate-is-not-hat", "i hate to say it but no", (3, 1, 1), None),
     ("one-item-each-is-both-sides", "you get one ball each", (1, 2, 2), ((1, 2, 1), (0, 0, 1))),
@@ -175,6 +273,8 @@ CASINO_GOLDEN = [
         ((0, 1, 3), (3, 2, 0)),
     ),
     ("take-the-rest", "I'll take 2 water, you take the rest", (3, 3, 3), ((0, 2, 0), (3, 1, 3))),
+    # ... where items are amounts, "that water" is the amount talked about, not a claim.
+    ("demonstrative-is-an-amount", "I could really use that water", (3, 3, 3), None),
     ("need-is-no-offer", "I really need water because it is so hot", (3, 3, 3), None),
     ("a-lot-of", "Hello I need a lot of water to survive", (3, 3, 3), None),
     (
@@ -463,8 +563,26 @@ def test_casino_golden(text: str, totals: tuple[int, ...], expected: Counts | No
         pytest.param("you'd", ("you", "would"), id="clitic"),
         pytest.param("couldent", ("could", "not"), id="misspelt-negation"),
         pytest.param("gimme 2books", ("give", "me", "2", "books"), id="gimme-and-glued-number"),
+        pytest.param("i ; ll take it", ("i", "will", "take", "it"), id="stray-apostrophe"),
+        pytest.param("ok ; take it", ("ok", ";", "take", "it"), id="semicolon-stays"),
         pytest.param("everything else", ("the-rest",), id="phrase"),
         pytest.param("in exchange for", ("exchange-for",), id="longest-phrase-first"),
+        # typo-tolerant-items: swapped letters in item words, a dropped one in long ones
+        pytest.param("the aht and obok", ("the", "hat", "and", "book"), id="typo-swapped-letters"),
+        pytest.param("you get everthing", ("you", "get", "everything"), id="typo-dropped-letter"),
+        pytest.param("i get everythign else", ("i", "get", "the-rest"), id="typo-then-phrase"),
+        pytest.param("your intial offer", ("your", "initial", "offer"), id="typo-original"),
+        pytest.param(
+            "i take theball and onehat",
+            ("i", "take", "the", "ball", "and", "one", "hat"),
+            id="typo-glued",
+        ),
+        pytest.param("the balll", ("the", "ball"), id="typo-letter-twice"),
+        pytest.param("youcan have it", ("you", "can", "have", "it"), id="typo-glued-person"),
+        # ... but never another word ("that", "at", "all" stay themselves)
+        pytest.param(
+            "that is all at once", ("that", "is", "all", "at", "once"), id="typo-real-words"
+        ),
     ],
 )
 def test_tokenize(text: str, tokens: tuple[str, ...]) -> None:
@@ -599,6 +717,95 @@ def test_increments_add_to_the_table() -> None:
         (4, 0, 1),
         (0, 1, 1),
     )
+
+
+#: Deal or No Deal proposals against the deal on the table: (id, utterance, totals,
+#: the table as (writer, reader), expected (writer, reader)). Items: (book, hat, ball).
+DOND_ON_THE_TABLE = [
+    # adjusts-counts: a part of one item moves a count; the other items stay put.
+    (
+        "adjusts-counts-ask-one",
+        "could i get one of the hats ?",
+        (2, 3, 1),
+        ((0, 0, 1), (2, 3, 0)),
+        ((0, 1, 1), (2, 2, 0)),
+    ),
+    (
+        "adjusts-counts-bare",
+        "2 books then",
+        (4, 1, 2),
+        ((1, 1, 0), (3, 0, 2)),
+        ((2, 1, 0), (2, 0, 2)),
+    ),
+    (
+        "adjusts-counts-need",
+        "i would need three books",
+        (4, 2, 1),
+        ((2, 2, 0), (2, 0, 1)),
+        ((3, 2, 0), (1, 0, 1)),
+    ),
+    # continues-with-and: "and ..." adds to the table instead of replacing it.
+    (
+        "continues-with-and",
+        "alright and i keep the ball ?",
+        (2, 2, 1),
+        ((0, 2, 0), (2, 0, 1)),
+        ((0, 2, 1), (2, 0, 0)),
+    ),
+    (
+        "and-the-reader-gets",
+        "and you take the books",
+        (3, 1, 2),
+        ((1, 1, 2), (2, 0, 0)),
+        ((0, 1, 2), (3, 0, 0)),
+    ),
+    # ... and so does a condition on its own.
+    (
+        "condition-keeps-the-table",
+        "as long as i keep the ball",
+        (2, 2, 1),
+        ((0, 2, 0), (2, 0, 1)),
+        ((0, 2, 1), (2, 0, 0)),
+    ),
+    (
+        "consequence-keeps-the-table",
+        "ok , but then i get both books",
+        (2, 1, 1),
+        ((1, 1, 0), (1, 0, 1)),
+        ((2, 1, 0), (0, 0, 1)),
+    ),
+    # ... but a whole item, or none of it, leaves the rest to the other side.
+    (
+        "whole-item-goes-opposite",
+        "i need the ball",
+        (2, 2, 1),
+        ((2, 0, 0), (0, 2, 1)),
+        ((0, 0, 1), (2, 2, 0)),
+    ),
+    (
+        "two-items-go-opposite",
+        "i want a hat and a ball",
+        (1, 2, 2),
+        ((1, 2, 0), (0, 0, 2)),
+        ((0, 1, 1), (1, 1, 1)),
+    ),
+]
+
+
+def test_a_verb_of_wanting_after_a_comma_is_the_writers() -> None:
+    # dropped-subject: not the side the talk was about (the reader's here)
+    parsed = parse_split("sorry , need the hat and 2 books", DOND, (3, 1, 2), default_side=OTHER)
+    assert [m.side for m in parsed.mentions] == [SELF, SELF]
+
+
+@pytest.mark.parametrize(
+    ("text", "totals", "running", "expected"),
+    [pytest.param(*row[1:], id=row[0]) for row in DOND_ON_THE_TABLE],
+)
+def test_dealornodeal_against_the_table(
+    text: str, totals: tuple[int, ...], running: Counts, expected: Counts
+) -> None:
+    assert proposal(text, "dealornodeal", totals, running) == expected
 
 
 def test_complete_split_is_from_agent_0() -> None:
