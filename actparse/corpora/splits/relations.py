@@ -4,9 +4,8 @@
 these rules look at how mentions relate to each other and to the words after them, so
 they run on the whole message once the scan is done: a benefit phrase claims the list
 before it ("the book and balls for me"), "everything but X", exchanges ("the books for
-the ball"), statements of worth claim nothing, a list with no person in it is about the
-side the talk is about, and a sentence opening with "or" offers an alternative that
-leaves the earlier offer standing.
+the ball"), statements of worth claim nothing, and a list with no person in it is about
+the side the talk is about.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ __all__ = [
     "apply_exceptions",
     "apply_exchanges",
     "claim_backwards",
-    "drop_alternatives",
     "drop_value_statements",
     "fill_elliptic_lists",
 ]
@@ -65,12 +63,8 @@ def claim_backwards(
                 later.kind == "rest" or not conjoined(tokens, m, later, lexicon)
             ):
                 break
-            if (
-                m.side is not None
-                # "2 food for you and 3 water, 1 food for me": a list headed by the
-                # benefit phrase before it yields to the one that closes it.
-                and m.why != "benefit-before"
-                and any(lexicon.has("boundary", tokens[k]) and tokens[k] != "and" for k in between)
+            if m.side is not None and any(
+                lexicon.has("boundary", tokens[k]) and tokens[k] != "and" for k in between
             ):
                 break
             m.side, m.why, m.negated = side, "benefit-after", False
@@ -123,8 +117,6 @@ def apply_exchanges(
         if (
             gap
             and gap[0] in ("for", EXCHANGE_FOR)
-            # "3 food for, 2 firewood": a stray "for" before a comma trades nothing.
-            and not (len(gap) > 1 and lexicon.has("boundary", gap[1]))
             and before.side is not None
             and not any(person(t, lexicon, subject=False) is not None for t in gap)
         ):
@@ -141,13 +133,9 @@ def _clause_span(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> ra
     """The tokens of the clause around a mention (up to the nearest strong boundaries)."""
 
     def strong(k: int) -> bool:
-        # A comma ends a clause here; "and" may join two items of one statement, but not
-        # before a subject of its own ("3 water and i don't care about the firewood").
+        # A comma ends a clause here; "and" may join two items of one statement.
         tok = tokens[k]
-        if tok == "and":
-            nxt = tokens[k + 1] if k + 1 < len(tokens) else ""
-            return person(nxt, lexicon, subject=True) is not None
-        return lexicon.has("boundary", tok) or lexicon.has("relative_clause", tok)
+        return lexicon.has("boundary", tok) and tok != "and"
 
     start = m.start
     while start > 0 and not strong(start - 1):
@@ -195,14 +183,11 @@ def fill_elliptic_lists(
     seen_person = False
     sentence_of: list[int] = []
     person_at: list[bool] = []
-    for k, tok in enumerate(tokens):
+    for tok in tokens:
         if lexicon.has("sentence_end", tok):
             sentence += 1
             seen_person = False
         if lexicon.has("third_person", tok) or lexicon.has("value", tok) or lexicon.has("we", tok):
-            blocked.add(sentence)
-        if tok == "there" and k + 1 < len(tokens) and tokens[k + 1] in ("is", "are", "was"):
-            # "there are 3 of each item": a fact about the items, not an offer.
             blocked.add(sentence)
         if person(tok, lexicon, subject=False) is not None:
             seen_person = True
@@ -216,7 +201,7 @@ def fill_elliptic_lists(
             if m.kind != "bare":
                 previous = m.side
             continue
-        if m.why in ("value", "purpose") or m.kind == "bare":
+        if m.why == "value" or m.kind == "bare":
             continue
         if sentence_of[m.start] in blocked or person_at[m.start]:
             continue
@@ -228,25 +213,3 @@ def fill_elliptic_lists(
         # in the same message continues it.
         m.side = previous if previous is not None else default_side
         m.why = "elliptic"
-
-
-def drop_alternatives(
-    tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
-) -> None:
-    """ "I can agree to that. Or I could take 2 water ...", "I could give you 1 water.
-    Or you get 2 ...": a sentence inside a message that opens with "or" offers an
-    alternative to what came before (the message's own offer, or the deal on the table
-    it answers); the earlier offer stands. A message that opens with "or" is an offer."""
-    alternative = False
-    start = True
-    by_start = {m.start: m for m in mentions}
-    for i, tok in enumerate(tokens):
-        if lexicon.has("sentence_end", tok):
-            start, alternative = True, False
-            continue
-        if start and tok == "or" and i > 0:
-            alternative = True
-        start = False
-        m = by_start.get(i)
-        if m is not None and alternative:
-            m.side, m.why = None, "alternative"
