@@ -44,6 +44,7 @@ _WORD_CLASSES = frozenset(
         "opinion",
         "auxiliary",
         "reason",
+        "relative_clause",
         "copula",
         "relative",
         "my",

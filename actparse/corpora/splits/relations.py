@@ -133,9 +133,13 @@ def _clause_span(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> ra
     """The tokens of the clause around a mention (up to the nearest strong boundaries)."""
 
     def strong(k: int) -> bool:
-        # A comma ends a clause here; "and" may join two items of one statement.
+        # A comma ends a clause here; "and" may join two items of one statement, but not
+        # before a subject of its own ("3 water and i don't care about the firewood").
         tok = tokens[k]
-        return lexicon.has("boundary", tok) and tok != "and"
+        if tok == "and":
+            nxt = tokens[k + 1] if k + 1 < len(tokens) else ""
+            return person(nxt, lexicon, subject=True) is not None
+        return lexicon.has("boundary", tok) or lexicon.has("relative_clause", tok)
 
     start = m.start
     while start > 0 and not strong(start - 1):

@@ -268,6 +268,20 @@ CASINO_GOLDEN = [
         ((0, 3, 0), (3, 0, 3)),
     ),
     ("then-take-is-imperative", "Ok then take the firewood", (3, 3, 3), ((3, 3, 0), (0, 0, 3))),
+    # A statement of worth covers its own clause: "and" + a subject, or "which", ends it.
+    (
+        "worth-after-and-subject",
+        "I want 2 food, 3 water and I do not care about the firewood",
+        (3, 3, 3),
+        ((2, 3, 0), (1, 0, 3)),
+    ),
+    (
+        "worth-in-relative-clause",
+        "2 water and 1 food for me, which would mean my priority is covered",
+        (3, 3, 3),
+        ((1, 2, 0), (2, 1, 3)),
+    ),
+    ("worth-over-a-list", "the water and the food matter most to me", (3, 3, 3), None),
 ]
 
 CASINO_MISSES = [
