@@ -187,11 +187,14 @@ def fill_elliptic_lists(
     seen_person = False
     sentence_of: list[int] = []
     person_at: list[bool] = []
-    for tok in tokens:
+    for k, tok in enumerate(tokens):
         if lexicon.has("sentence_end", tok):
             sentence += 1
             seen_person = False
         if lexicon.has("third_person", tok) or lexicon.has("value", tok) or lexicon.has("we", tok):
+            blocked.add(sentence)
+        if tok == "there" and k + 1 < len(tokens) and tokens[k + 1] in ("is", "are", "was"):
+            # "there are 3 of each item": a fact about the items, not an offer.
             blocked.add(sentence)
         if person(tok, lexicon, subject=False) is not None:
             seen_person = True

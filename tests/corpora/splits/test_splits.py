@@ -140,6 +140,7 @@ DOND_GOLDEN = [
     ),
     ("worth-is-no-claim", "the books are worth nothing to me", (3, 1, 1), None),
     ("hate-is-not-hat", "i hate to say it but no", (3, 1, 1), None),
+    ("one-item-each-is-both-sides", "you get one ball each", (1, 2, 2), ((1, 2, 1), (0, 0, 1))),
     ("chit-chat", "basketballs with hats on them are so cute . thanks", (1, 2, 3), None),
 ]
 
@@ -282,6 +283,8 @@ CASINO_GOLDEN = [
         ((1, 2, 0), (2, 1, 3)),
     ),
     ("worth-over-a-list", "the water and the food matter most to me", (3, 3, 3), None),
+    # "there are ..." states a fact about the items, not an offer.
+    ("there-are-is-a-fact", "There are 3 packages of food and water.", (3, 3, 3), None),
 ]
 
 CASINO_MISSES = [
