@@ -63,8 +63,12 @@ def claim_backwards(
                 later.kind == "rest" or not conjoined(tokens, m, later, lexicon)
             ):
                 break
-            if m.side is not None and any(
-                lexicon.has("boundary", tokens[k]) and tokens[k] != "and" for k in between
+            if (
+                m.side is not None
+                # "2 food for you and 3 water, 1 food for me": a list headed by the
+                # benefit phrase before it yields to the one that closes it.
+                and m.why != "benefit-before"
+                and any(lexicon.has("boundary", tokens[k]) and tokens[k] != "and" for k in between)
             ):
                 break
             m.side, m.why, m.negated = side, "benefit-after", False

@@ -255,6 +255,18 @@ CASINO_GOLDEN = [
         ((0, 1, 3), (3, 2, 0)),
     ),
     ("the-fire-is-no-firewood", "we sit by the fire at night", (3, 3, 3), None),
+    (
+        "later-benefit-phrase-wins",
+        "So 3 firewood, 2 food for you and 3 water, 1 food for me?",
+        (3, 3, 3),
+        ((1, 3, 0), (2, 0, 3)),
+    ),
+    (
+        "benefit-phrase-heads-the-rest-of-its-list",
+        "So I'm thinking 2 water for me, 1 food, and 1 firewood.",
+        (3, 3, 3),
+        ((1, 2, 1), (2, 1, 2)),
+    ),
     # auxiliary: a subject keeps its verb across "then"/"also" after an auxiliary.
     (
         "subject-would-then-get",
