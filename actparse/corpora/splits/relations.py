@@ -21,6 +21,7 @@ __all__ = [
     "apply_exceptions",
     "apply_exchanges",
     "claim_backwards",
+    "drop_alternatives",
     "drop_value_statements",
     "fill_elliptic_lists",
 ]
@@ -224,3 +225,25 @@ def fill_elliptic_lists(
         # in the same message continues it.
         m.side = previous if previous is not None else default_side
         m.why = "elliptic"
+
+
+def drop_alternatives(
+    tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
+) -> None:
+    """ "I can agree to that. Or I could take 2 water ...", "I could give you 1 water.
+    Or you get 2 ...": a sentence inside a message that opens with "or" offers an
+    alternative to what came before (the message's own offer, or the deal on the table
+    it answers); the earlier offer stands. A message that opens with "or" is an offer."""
+    alternative = False
+    start = True
+    by_start = {m.start: m for m in mentions}
+    for i, tok in enumerate(tokens):
+        if lexicon.has("sentence_end", tok):
+            start, alternative = True, False
+            continue
+        if start and tok == "or" and i > 0:
+            alternative = True
+        start = False
+        m = by_start.get(i)
+        if m is not None and alternative:
+            m.side, m.why = None, "alternative"

@@ -20,6 +20,7 @@ from actparse.corpora.splits.relations import (
     apply_exceptions,
     apply_exchanges,
     claim_backwards,
+    drop_alternatives,
     drop_value_statements,
     fill_elliptic_lists,
 )
@@ -278,6 +279,7 @@ def assign_sides(
     fill_elliptic_lists(tokens, mentions, lexicon, default_side)
     # "How about 2 water for 3 food?": the list got its side only now.
     apply_exchanges(tokens, mentions, lexicon)
+    drop_alternatives(tokens, mentions, lexicon)
 
 
 def _opens_purpose(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:

@@ -297,6 +297,21 @@ CASINO_GOLDEN = [
     ("worth-over-a-list", "the water and the food matter most to me", (3, 3, 3), None),
     # "there are ..." states a fact about the items, not an offer.
     ("there-are-is-a-fact", "There are 3 packages of food and water.", (3, 3, 3), None),
+    # A sentence inside a message that opens with "or" is an alternative: the earlier
+    # offer (or the deal the message agrees to) stands.
+    (
+        "or-after-assent",
+        "I can agree to that. Or I could take 1 firewood, 3 waters, and 1 food.",
+        (3, 3, 3),
+        None,
+    ),
+    (
+        "or-after-an-offer",
+        "I could give you 1 water and 2 food. Or you get 2 water and 1 food.",
+        (3, 3, 3),
+        ((1, 2, 3), (2, 1, 0)),
+    ),
+    ("or-opening-a-message", "Or how about 2 water for me?", (3, 3, 3), ((0, 2, 0), (3, 1, 3))),
 ]
 
 CASINO_MISSES = [
