@@ -259,15 +259,19 @@ INTENT_RULES: DecisionList[MessageView] = DecisionList(
         IntentRule(
             "assent-to-terms",
             "agree",
-            lambda m: m.has("agree")
-            and m.partner_last is not None
-            and (m.has("consent") or not (m.has("smalltalk") or m.has("closing"))),
+            lambda m: (
+                m.has("agree")
+                and m.partner_last is not None
+                and (m.has("consent") or not (m.has("smalltalk") or m.has("closing")))
+            ),
         ),
         IntentRule(
             "small-talk",
             "greet",
-            lambda m: (m.has("smalltalk") or m.has("closing") or m.has("reciprocal"))
-            and not m.names_items,
+            lambda m: (
+                (m.has("smalltalk") or m.has("closing") or m.has("reciprocal"))
+                and not m.names_items
+            ),
         ),
         IntentRule("greeting", "greet", lambda m: m.has("greeting") and not m.names_items),
         IntentRule("assent", "agree", lambda m: m.has("agree")),
