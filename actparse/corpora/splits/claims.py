@@ -195,21 +195,13 @@ class SplitParse:
         and 2 firewood?"): the item it leaves out is the other side's."""
         if len(self.claims.named_sides) != 1 or self.claims.rest is not None:
             return False
-        if any(m.why.startswith("exchange") for m in self.mentions):
-            # "could i trade a firewood for food - so you get 3 food and 1 firewood?": a
-            # trade moves what it names; the rest of the table stays.
-            return False
         (side,) = self.claims.named_sides
-        # A reason ("because i only have 1 food") restates the deal and a need ("i'll
-        # need 2 firewood") says what the writer cannot do without: neither counts out
-        # the share.
+        # A reason ("because i only have 1 food") restates the deal; it does not count
+        # out the share.
         counted = {
             m.item
             for m in self.mentions
-            if m.side == side
-            and m.kind == "count"
-            and m.item is not None
-            and not (m.reason or m.needed)
+            if m.side == side and m.kind == "count" and m.item is not None and not m.reason
         }
         return len(counted) >= n_items - 1 >= 2
 

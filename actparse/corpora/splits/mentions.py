@@ -67,14 +67,9 @@ class Mention:
     implied: bool = False
     #: Why the side was chosen (``subject``, ``recipient``, ``benefit-after``, ...).
     why: str = ""
-    #: The written quantity of the list before it reaches it ("1 of the food and water").
-    spread: bool = False
     #: The mention is in a clause of reason ("since i only get 1 food"): it restates
     #: the deal rather than spelling it out.
     reason: bool = False
-    #: A verb of need claims it ("i will need 2 firewood"): what the writer cannot do
-    #: without, not a share spelt out item by item.
-    needed: bool = False
 
     def describe(self, items: Sequence[str]) -> str:
         """A short trace such as ``count2:hat->other(subject)``."""
@@ -147,11 +142,6 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
             if j > 0 and lexicon.has("all", tokens[j - 1]):
                 return Quantity(j - 1, "count", value, True, relative)
             return Quantity(j, "count", value, True, relative)
-        if lexicon.has("each", tok) and j > 0 and start > j:
-            # "one each of the food and water": n of every item of the list after it.
-            each = lexicon.number(tokens[j - 1])
-            if each is not None and tokens[j + 1] == "of":
-                return Quantity(j - 1, "count", each, True, relative)
         if lexicon.has("all", tok):
             return Quantity(j, "all", None, True, relative)
         if lexicon.has("rest", tok):
@@ -224,17 +214,6 @@ def find_mentions(
         elif lexicon.has("compound_head", nxt_tok):
             # "water bottles", "food supply": another noun, not the item.
             continue
-        if (
-            kind == "all"
-            and lexicon.bare_noun == "none"
-            and tokens[start] == "both"
-            and nxt_tok == "and"
-            and i + 2 < len(tokens)
-            and tokens[i + 2] in lexicon.item_words
-        ):
-            # "useful for both food and water": "both ... and" joins the items, it does not
-            # count them (where a bare noun is a preference).
-            kind, explicit = "bare", False
         if kind in ("bare", "all") and not explicit:
             after = _count_after(tokens, i, lexicon)
             if after is not None:
@@ -292,19 +271,14 @@ def find_mentions(
         elif (
             last_item is not None
             and _standalone_number(tok, lexicon)
-            and lexicon.has("unit", tokens[_past_vague(tokens, i + 1, lexicon)])
-            and (
-                _past_vague(tokens, i + 1, lexicon) + 1 >= len(tokens)
-                or tokens[_past_vague(tokens, i + 1, lexicon) + 1] != "of"
-            )
+            and lexicon.has("unit", nxt)
+            and (i + 2 >= len(tokens) or tokens[i + 2] != "of")
         ):
-            # "i can do with 2 packages", "one extra unit is enough for us": units of
-            # the item talked about last.
-            unit = _past_vague(tokens, i + 1, lexicon)
-            mention = Mention(i, unit, last_item, "count", lexicon.number(tok), True)
+            # "i can do with 2 packages": units of the item talked about last.
+            mention = Mention(i, i + 1, last_item, "count", lexicon.number(tok), True)
             mention.implied = True
             mentions.append(mention)
-            consumed.update(range(i, unit + 1))
+            consumed.update((i, i + 1))
         elif (
             last_item is not None
             and _standalone_number(tok, lexicon)
@@ -382,14 +356,6 @@ def _rest_of_something_else(tokens: Sequence[str], i: int, lexicon: SplitLexicon
     return True
 
 
-def _past_vague(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> int:
-    """The first position from ``i`` on that is not a vague word ("extra", "more"):
-    where the noun of "one extra unit" stands (``len(tokens) - 1`` at most)."""
-    while i < len(tokens) - 1 and lexicon.has("vague", tokens[i]):
-        i += 1
-    return min(i, len(tokens) - 1)
-
-
 def _is_pronoun(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
     return i < len(tokens) and person(tokens[i], lexicon, subject=False) is not None
 
@@ -424,32 +390,16 @@ def _spread_quantities(
             after.kind, after.count = "all", None
         elif (
             before.kind == "count"
-            and (
-                before.spread
-                or "of" in tokens[before.start : before.end]
-                # "2 water and firewood": a bare noun shares the number written before
-                # the list (not an article: "a water and firewood" says no more).
-                or _standalone_number(tokens[before.start], lexicon)
-            )
+            and "of" in tokens[before.start : before.end]
             and (after.kind == "bare")
         ):
             # "1 of the food and firewood": one of each.
             after.kind, after.count, after.explicit = "count", before.count, True
-            after.spread = True
-    listed = {
-        id(after)
-        for before, after in itertools.pairwise(mentions)
-        if conjoined(tokens, before, after, lexicon) and before.item is not None
-    }
     for m in mentions:
         if m.item is None or m.kind != "count":
             continue
         nxt = tokens[m.end + 1] if m.end + 1 < len(tokens) else ""
         lead = tokens[max(m.start - 3, 0) : m.start]
-        if lexicon.has("each", nxt) and id(m) in listed:
-            # "2 packages of firewood and water each": each item of the list, not each
-            # side.
-            continue
         # "one ball each", "we each get 1"
         if lexicon.has("each", nxt) or any(lexicon.has("each", t) for t in lead):
             m.both = True
@@ -488,10 +438,6 @@ def counted(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> bool:
     if m.kind in ("every", "rest", "rest-item", "half", "bare"):
         return False
     if m.kind == "each-item":
-        return True
-    if m.spread:
-        # The quantity of the list before it reaches it ("one each of the firewood and
-        # food").
         return True
     first = tokens[m.start]
     if lexicon.number(first) is not None:

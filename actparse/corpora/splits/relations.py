@@ -4,9 +4,8 @@
 these rules look at how mentions relate to each other and to the words after them, so
 they run on the whole message once the scan is done: a benefit phrase claims the list
 before it ("the book and balls for me"), "everything but X", exchanges ("the books for
-the ball"), statements of worth claim nothing, a list with no person in it is about the
-side the talk is about, and a sentence opening with "or" offers an alternative that
-leaves the earlier offer standing.
+the ball"), statements of worth claim nothing, and a list with no person in it is about
+the side the talk is about.
 """
 
 from __future__ import annotations
@@ -128,8 +127,6 @@ def apply_exchanges(
         if (
             gap
             and gap[0] in ("for", EXCHANGE_FOR)
-            # "3 food for, 2 firewood": a stray "for" before a comma trades nothing.
-            and not (len(gap) > 1 and lexicon.has("boundary", gap[1]))
             and before.side is not None
             and not any(person(t, lexicon, subject=False) is not None for t in gap)
         ):
@@ -274,7 +271,7 @@ def fill_elliptic_lists(
                 # item is the subject's, not the side the refusal gave it to.
                 previous = m.side ^ 1 if m.negated else m.side
             continue
-        if m.why in ("value", "purpose", ALTERNATIVE) or m.kind == "bare":
+        if m.why in ("value", ALTERNATIVE) or m.kind == "bare":
             continue
         if sentence_of[m.start] in blocked or person_at[m.start] or we_at[m.start]:
             continue

@@ -51,8 +51,6 @@ class _Clause:
     purpose: bool = False
     #: A verb of having or giving came after the subject.
     verb: bool = False
-    #: The verb of having is one of need ("i will need 2 firewood").
-    needs: bool = False
 
     #: The clause has a subject that is nobody's side ("we both", "they"): its verbs
     #: are not imperatives.
@@ -63,14 +61,14 @@ class _Clause:
         # A clause of purpose outlives a new subject ("to make sure we have everything").
         self.side, self.why = side, why
         self.giving = self.negated = self.verb = self.neutral = False
-        self.needs = self.modal_offer = False
+        self.modal_offer = False
 
     def reset(self) -> None:
         """Forget everything (a sentence ended, or a clause with no side began)."""
         self.side = self.subject = None
         self.why = ""
         self.giving = self.negated = self.purpose = self.verb = self.neutral = False
-        self.needs = self.modal_offer = False
+        self.modal_offer = False
 
     def effective(self) -> int | None:
         """The side a mention here goes to: flipped once by giving, once by negation."""
@@ -139,27 +137,20 @@ def assign_sides(
         mention = by_start.get(i)
         if mention is not None:
             mention.reason = giving_reasons
-            mention.needed = clause.needs
             side = clause.effective()
             # "i will conserve my water": a subject claims an item through a verb of
             # having or giving, or with a written quantity.
             if (
                 lexicon.claims_need_verb
-                and clause.why in ("subject", "thanks")
+                and clause.why == "subject"
                 and not clause.verb
                 and not counted(tokens, mention, lexicon)
             ):
-                # "thank you for the firewood" after a deal thanks for it; only "thank you
-                # for the 2 water" says how many.
                 side = None
             if side is not None and mention.kind == "every" and not _offered(tokens, i, lexicon):
                 # "everything has been cancelled": only "have everything", "take
                 # everything", "give you everything" put it on a side.
                 side = None
-            if clause.purpose:
-                # "a lot to make up for 1 water": inside a clause of purpose, and no list
-                # with no person either (fill_elliptic_lists skips it).
-                mention.why = "purpose"
             if side is not None:
                 mention.side, mention.why = side, clause.trace()
                 mention.negated = clause.negated
@@ -178,15 +169,6 @@ def assign_sides(
         if tok == "to" and _opens_purpose(tokens, i + 1, lexicon):
             clause.purpose = True
             continue
-        if (
-            clause.purpose
-            and lexicon.has("clause_start", tok)
-            and i + 1 < n
-            and tokens[i + 1] in ("is", "are", "was", "will", "would")
-        ):
-            # "just want to agree it is 1 food and 2 water": a new statement ends the
-            # clause of purpose.
-            clause.purpose = False
         after_give = lexicon.has("give", prev) or (
             prev == "to" and i > 1 and lexicon.has("give", tokens[i - 2])
         )
@@ -328,10 +310,7 @@ def assign_sides(
             # A new verb of having governs what follows ("concede and take the books").
             clause.giving = clause.modal_offer = False
             clause.negated = negated
-            # "i like the firewood for cooking" states a taste; "i would like the
-            # firewood", "i'd love to have" ask for it.
-            clause.verb = not lexicon.has("taste", tok) or _wished(tokens, i, lexicon)
-            clause.needs = lexicon.has("need_verb", tok)
+            clause.verb = True
             continue
     claim_backwards(tokens, mentions, benefits, subjects, lexicon)
     apply_exceptions(tokens, mentions, lexicon)
@@ -345,23 +324,9 @@ def assign_sides(
     drop_or_sentences(tokens, mentions, lexicon)
 
 
-def _wished(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
-    """A modal of wishing stands before the verb at ``i``, maybe with auxiliaries and
-    adverbs between ("i would really like", "i'd also love")."""
-    j = i - 1
-    while j >= 0:
-        if lexicon.has("wish_modal", tokens[j]):
-            return True
-        if not lexicon.has("auxiliary", tokens[j]):
-            return False
-        j -= 1
-    return False
-
-
 def _opens_purpose(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
     """ "to" + a verb other than one of having or giving starts a clause of purpose
-    ("i need firewood to cook the food"); "to have", "to do", "to you", "to 2" do
-    not."""
+    ("i need firewood to cook the food"); "to have", "to you", "to 2" do not."""
     if i >= len(tokens):
         return False
     word = tokens[i]
@@ -369,8 +334,6 @@ def _opens_purpose(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool
         lexicon.has("possess", word)
         or lexicon.has("imperative", word)
         or lexicon.has("give", word)
-        # "i would be willing to do 1 food and 2 water": the deal, not a purpose.
-        or lexicon.has("give_after_modal", word)
         or lexicon.has("determiner", word)
         or lexicon.has("boundary", word)
         or lexicon.has("all", word)

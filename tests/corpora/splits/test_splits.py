@@ -356,12 +356,6 @@ CASINO_GOLDEN = [
     ),
     ("the-fire-is-no-firewood", "we sit by the fire at night", (3, 3, 3), None),
     (
-        "stray-for-before-comma",
-        "I will accept your deal of 3 food for, 2 firewood, and no water",
-        (3, 3, 3),
-        ((3, 0, 2), (0, 3, 1)),
-    ),
-    (
         "later-benefit-phrase-wins",
         "So 3 firewood, 2 food for you and 3 water, 1 food for me?",
         (3, 3, 3),
@@ -373,18 +367,6 @@ CASINO_GOLDEN = [
         (3, 3, 3),
         ((1, 2, 1), (2, 1, 2)),
     ),
-    # A verb of taste claims only with a modal of wishing before it, or a written count.
-    ("taste-is-no-claim", "And I like the firewood for cooking", (3, 3, 3), None),
-    ("would-like-claims", "I would like the firewood", (3, 3, 3), ((0, 0, 3), (3, 3, 0))),
-    (
-        "would-really-like-claims",
-        "I'd really like the firewood",
-        (3, 3, 3),
-        ((0, 0, 3), (3, 3, 0)),
-    ),
-    ("really-like-is-taste", "I really like the firewood", (3, 3, 3), None),
-    ("love-to-have-claims", "I'd love to have the water", (3, 3, 3), ((0, 3, 0), (3, 0, 3))),
-    ("thanks-for-the-item", "Thank you for the firewood, the kids will love it", (3, 3, 3), None),
     # auxiliary: a subject keeps its verb across "then"/"also" after an auxiliary.
     (
         "subject-would-then-get",
@@ -413,59 +395,8 @@ CASINO_GOLDEN = [
         ((1, 2, 0), (2, 1, 3)),
     ),
     ("worth-over-a-list", "the water and the food matter most to me", (3, 3, 3), None),
-    (
-        "willing-to-do-is-no-purpose",
-        "I drink a lot of water so would be willing to do 1 firewood, 2 water and 1 food.",
-        (3, 3, 3),
-        ((1, 2, 1), (2, 1, 2)),
-    ),
-    # A list inside a clause of purpose is nobody's, not even the default side's; a new
-    # statement ("it is ...") ends the clause.
-    ("purpose-no-elliptic-list", "That is a lot to make up for 1 water.", (3, 3, 3), None),
-    (
-        "purpose-ends-at-it-is",
-        "I just want to confirm it is 1 food, 2 firewood and 2 water",
-        (3, 3, 3),
-        ((1, 2, 2), (2, 1, 1)),
-    ),
-    # "n each of X and Y" and "n of X and Y each": n of every item of the list.
-    (
-        "n-each-of-list",
-        "So you are fine with one each of firewood and food and 2 waters?",
-        (3, 3, 3),
-        ((2, 1, 2), (1, 2, 1)),
-    ),
-    (
-        "list-then-each",
-        "I will need 2 packages of firewood and water each.",
-        (3, 3, 3),
-        ((0, 2, 2), (3, 1, 1)),
-    ),
-    (
-        "count-spreads-along-the-list",
-        "you get two packages of water, food and firewood",
-        (3, 3, 3),
-        ((1, 1, 1), (2, 2, 2)),
-    ),
-    ("both-and-joins-items", "that is useful for both food and water", (3, 3, 3), None),
-    (
-        "both-the-items-counts-them",
-        "I would like both the water and the food",
-        (3, 3, 3),
-        ((3, 3, 0), (0, 0, 3)),
-    ),
-    (
-        "number-vague-unit",
-        "Feel free to take the leftover firewood, I think one extra unit is enough for us.",
-        (3, 3, 3),
-        ((None, None, 1), (None, None, 2)),
-    ),
-    (
-        "n-of-mine",
-        "I need some water. I'll give you two of mine so that I can hang on to one.",
-        (3, 3, 3),
-        ((3, 1, 3), (0, 2, 0)),
-    ),
+    # "there are ..." states a fact about the items, not an offer.
+    ("there-are-is-a-fact", "There are 3 packages of food and water.", (3, 3, 3), None),
     # A sentence inside a message that opens with "or" is an alternative: the earlier
     # offer (or the deal the message agrees to) stands.
     (
@@ -481,32 +412,6 @@ CASINO_GOLDEN = [
         ((1, 2, 3), (2, 1, 0)),
     ),
     ("or-opening-a-message", "Or how about 2 water for me?", (3, 3, 3), ((0, 2, 0), (3, 1, 3))),
-    ("there-are-is-a-fact", "There are 3 packages of food and water.", (3, 3, 3), None),
-    # A number before a list reaches a bare noun in it; an article or "some" does not.
-    (
-        "number-reaches-bare-noun",
-        "OK, so 2 water and firewood for me and 2 food for you?",
-        (3, 3, 3),
-        ((1, 2, 2), (2, 1, 1)),
-    ),
-    (
-        "article-stays-with-its-noun",
-        "I could use a water and firewood",
-        (3, 3, 3),
-        ((0, 1, 0), (3, 2, 3)),
-    ),
-    (
-        "misspelt-fireword",
-        "And I get 2 fireword, 1 food, and 1 water.",
-        (3, 3, 3),
-        ((1, 1, 2), (2, 2, 1)),
-    ),
-    (
-        "vague-noun-not-counted",
-        "Can I have 2 water and some firewood?",
-        (3, 3, 3),
-        ((0, 2, 0), (3, 1, 3)),
-    ),
 ]
 
 CASINO_MISSES = [
@@ -517,7 +422,6 @@ CASINO_MISSES = [
         ((1, 2, 2), (2, 1, 1)),
     ),
     (
-        # With no item named before, "two of mine" counts nothing we know.
         "two-of-mine",
         "I'll give you two of mine so that I can hang on to one.",
         (3, 3, 3),
@@ -666,34 +570,11 @@ def test_a_share_counted_item_by_item_leaves_the_last_item_to_the_other() -> Non
 def test_a_count_given_as_a_reason_does_not_spell_out_a_share() -> None:
     # "since I only get 1 food" restates the table: the water stays where it was.
     running = ((1, 2, 1), (2, 1, 2))
-    text = "Fine, then I will take 2 firewood, since I only get 1 food."
+    text = "Fine, then I will need 2 firewood, since I only get 1 food."
     assert proposal(text, "casino", (3, 3, 3), running) == ((1, 2, 2), (2, 1, 1))
     # Without the reason the same counts are a share counted item by item.
-    text = "Fine, then I will take 2 firewood and 1 food."
+    text = "Fine, then I will need 2 firewood and 1 food."
     assert proposal(text, "casino", (3, 3, 3), running) == ((1, 0, 2), (2, 3, 1))
-
-
-def test_a_trade_does_not_spell_out_a_share() -> None:
-    # A trade moves what it names; the water stays where the table put it.
-    running = ((2, 1, 2), (1, 2, 1))
-    text = "Could I trade a firewood for food, so you get three food and one firewood?"
-    assert proposal(text, "casino", (3, 3, 3), running) == ((0, 1, 2), (3, 2, 1))
-    # The same share without the trade is counted out: the water is the writer's.
-    text = "So you get three food and one firewood?"
-    assert proposal(text, "casino", (3, 3, 3), running) == ((0, 3, 2), (3, 0, 1))
-
-
-def test_a_statement_of_need_does_not_spell_out_a_share() -> None:
-    # "I'll need 2 firewood and 2 water" says what the writer cannot do without: the
-    # food stays where the table put it.
-    running = ((2, 1, 1), (1, 2, 2))
-    text = "I'll need 2 firewood and 2 water then."
-    assert proposal(text, "casino", (3, 3, 3), running) == ((2, 2, 2), (1, 1, 1))
-    text = "How about I get 2 firewood and 2 water then?"
-    assert proposal(text, "casino", (3, 3, 3), running) == ((0, 2, 2), (3, 1, 1))
-    # A need stated apart from the counts does not stop them spelling out the share.
-    text = "I need water badly. How about I get 2 firewood and 2 water then?"
-    assert proposal(text, "casino", (3, 3, 3), running) == ((0, 2, 2), (3, 1, 1))
 
 
 def test_the_rest_is_what_the_table_leaves() -> None:
