@@ -217,7 +217,7 @@ def parse_split(
     mentions = find_mentions(toks, lexicon, context_item)
     assign_sides(toks, mentions, lexicon, default_side)
     claims = resolve_claims(mentions, totals)
-    increment = any(lexicon.has("increment", t) for t in toks)
+    increment = not lexicon.words["increment"].isdisjoint(toks)
     return SplitParse(toks, tuple(mentions), claims, increment, _refers_back(toks, lexicon))
 
 
@@ -225,6 +225,8 @@ def _refers_back(tokens: Sequence[str], lexicon: SplitLexicon) -> int | None:
     """Whose first offer "your original offer", "my initial deal", "the first
     arrangement" points at: ``SELF``/``OTHER``, :data:`EITHER` when it does not say,
     ``None`` when the message points at none."""
+    if lexicon.words["deal_noun"].isdisjoint(tokens):
+        return None  # most messages: spare the scan
     for i in range(1, len(tokens)):
         if not lexicon.has("deal_noun", tokens[i]) or not lexicon.has("original", tokens[i - 1]):
             continue

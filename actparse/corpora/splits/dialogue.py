@@ -115,7 +115,7 @@ class SplitDialogueParser:
         """The rule tags of a message, from its normalised tokens (the rules' text is
         the tokens joined by spaces, so a word never matches inside another)."""
         text = " ".join(tokens)
-        return frozenset(tag for tag in self.rule_tags if self.rules.has(tag, tokens, text))
+        return frozenset(self.rules.tags(self.rule_tags, tokens, text))
 
     def parse(self, dialogue: Dialogue) -> list[Act]:
         """One act per turn of the dialogue."""

@@ -151,6 +151,8 @@ def drop_value_statements(
 ) -> None:
     """ "The books are worth nothing to me": a mention in a clause about worth is a
     preference, not a claim."""
+    if lexicon.words["value"].isdisjoint(tokens):
+        return  # most messages: spare a clause scan per mention
     for m in mentions:
         if m.side is None:
             continue
@@ -178,20 +180,22 @@ def fill_elliptic_lists(
     sentence with no word of worth and no third person ("ball and one hat?", "how about
     just the ball and i take the rest?", "one of each") are about ``default_side``: the
     side the talk is about (the writer, unless the caller knows better)."""
+    if all(m.side is not None or m.why == "value" or m.kind == "bare" for m in mentions):
+        return  # no mention the rule could fill: spare the scan
     blocked: set[int] = set()
     sentence = 0
     seen_person = False
     sentence_of: list[int] = []
     person_at: list[bool] = []
-    for tok in tokens:
-        if lexicon.has("sentence_end", tok):
+    for tok, word in zip(tokens, lexicon.token_classes(tokens)):
+        if "sentence_end" in word:
             sentence += 1
             seen_person = False
-        if lexicon.has("third_person", tok) or lexicon.has("value", tok) or lexicon.has("we", tok):
+        if "third_person" in word or "value" in word or "we" in word:
             blocked.add(sentence)
-        if person(tok, lexicon, subject=False) is not None:
+        if word and person(tok, lexicon, subject=False) is not None:
             seen_person = True
-        if lexicon.has("opinion", tok) or lexicon.has("deal_noun", tok):
+        if "opinion" in word or "deal_noun" in word:
             seen_person = False
         sentence_of.append(sentence)
         person_at.append(seen_person)
