@@ -225,8 +225,13 @@ def find_mentions(
                 last_item = item
             continue
         word = classes[i]
-        # A number that may stand for the item talked about last (asked by three rules).
-        bare_number = last_item is not None and _standalone_number(tok, lexicon)
+        # A number that may stand for the item talked about last (asked by three rules;
+        # most tokens are no number at all, which is quick to see).
+        bare_number = (
+            last_item is not None
+            and (tok.isdigit() or tok in lexicon.numbers)
+            and _standalone_number(tok, lexicon)
+        )
         nxt = tokens[i + 1] if i + 1 < len(tokens) else "."
         if "rest" in word and "rest_alone" in word:
             if not _rest_of_something_else(tokens, i, lexicon):

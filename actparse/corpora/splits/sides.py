@@ -28,8 +28,8 @@ __all__ = ["assign_sides"]
 
 #: How many tokens a negation reaches forward to the verb it negates.
 _NEGATION_REACH = 2
-#: The word classes whose pronouns :func:`person` tells apart by the words after them.
-_PERSON_AHEAD = frozenset({"self_object", "we"})
+#: The word classes of the pronouns :func:`person` gives a side.
+_PRONOUNS = frozenset({"other", "self", "self_object", "we"})
 #: Words :func:`_offered` looks over: "have all the", "take the".
 _DETERMINERS = frozenset({"determiner", "all"})
 #: Verbs of having or giving.
@@ -171,10 +171,12 @@ def assign_sides(
         # "with me taking the firewood": a pronoun before a verb of having is its subject.
         after_benefit = ("benefit" in before or after_source) and "possess" not in after
         nxt = tokens[i + 1] if i + 1 < n else ""
-        # "we each", "we will both", "me also need": two words ahead tell "we" apart
-        # from "i" and "me" the subject from "me" the object (only they read it).
-        ahead = " ".join(tokens[i + 1 : i + 3]) if not _PERSON_AHEAD.isdisjoint(word) else ""
-        side = person(tok, lexicon, subject=not (after_give or after_benefit), nxt=ahead)
+        side = None
+        if not _PRONOUNS.isdisjoint(word):  # person() of any other word is None
+            # "we each", "we will both", "me also need": two words ahead tell "we" apart
+            # from "i" and "me" the subject from "me" the object.
+            ahead = " ".join(tokens[i + 1 : i + 3])
+            side = person(tok, lexicon, subject=not (after_give or after_benefit), nxt=ahead)
         if side is None and "possess" in before and nxt == "to":
             # "you want me to take all 3": "me" is who takes.
             side = person(tok, lexicon, subject=False)
