@@ -186,8 +186,9 @@ class SplitDialogueParser:
             tags, split, state.last[writer], state.last[1 - writer], parsed.names_items
         )
         intent = self.intent_rules.decide(view)
-        if parsed.last_item() is not None:
-            state.item = parsed.last_item()
+        last_item = parsed.last_item()
+        if last_item is not None:
+            state.item = last_item
         if split is not None:
             state.last[writer] = split
             state.running = split

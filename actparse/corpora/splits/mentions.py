@@ -35,6 +35,7 @@ SELF = 0
 OTHER = 1
 #: Either side (a reference to "the original deal" that does not say whose).
 EITHER = -1
+_SIDE_NAMES = {SELF: "self", OTHER: "other"}
 
 
 @dataclass
@@ -72,7 +73,7 @@ class Mention:
         """A short trace such as ``count2:hat->other(subject)``."""
         what = items[self.item] if self.item is not None else "*"
         count = "" if self.count is None else str(self.count)
-        side = {SELF: "self", OTHER: "other"}.get(self.side, "?") if self.side is not None else "?"
+        side = _SIDE_NAMES.get(self.side, "?") if self.side is not None else "?"
         return f"{self.kind}{count}:{what}->{side}({self.why})"
 
 
@@ -166,7 +167,7 @@ def conjoined(
 ) -> bool:
     """Two mentions in one list ("the balls and hats", "a hat, a ball")."""
     gap = tokens[before.end + 1 : after.start]
-    return all(lexicon.has("conjunction", t) for t in gap)
+    return lexicon.words["conjunction"].issuperset(gap)
 
 
 def find_mentions(
@@ -196,12 +197,12 @@ def find_mentions(
             lexicon.number(tokens[start]) is None or lexicon.has("article", tokens[start])
         ):
             continue
-        nxt_tok = tokens[i + 1] if i + 1 < len(tokens) else ""
+        following = classes[i + 1]  # the word classes of the token after the noun
         end = i
-        if lexicon.has("unit", nxt_tok) and kind == "count" and start == i - 1:
+        if "unit" in following and kind == "count" and start == i - 1:
             # "2 firewood packages", "1 water bottle": the unit belongs to the mention.
             end = i + 1
-        elif lexicon.has("compound_head", nxt_tok):
+        elif "compound_head" in following:
             # "water bottles", "food supply": another noun, not the item.
             continue
         if kind in ("bare", "all") and not explicit:
@@ -209,7 +210,7 @@ def find_mentions(
             if after is not None:
                 # "water: 2", "food - 1"
                 kind, count, explicit = "count", after, True
-        if lexicon.has("comparative", nxt_tok) and not explicit:
+        if "comparative" in following and not explicit:
             # "you need the water more": a preference, not a claim.
             kind, count = "bare", None
         mention = Mention(start, end, item, kind, count, explicit)
@@ -381,7 +382,7 @@ def _spread_quantities(
         nxt = tokens[m.end + 1] if m.end + 1 < len(tokens) else ""
         lead = tokens[max(m.start - 3, 0) : m.start]
         # "one ball each", "we each get 1"
-        if lexicon.has("each", nxt) or any(lexicon.has("each", t) for t in lead):
+        if lexicon.has("each", nxt) or not lexicon.words["each"].isdisjoint(lead):
             m.both = True
 
 

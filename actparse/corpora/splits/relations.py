@@ -88,6 +88,8 @@ def apply_exchanges(
     and a hat", "2 hats in exchange for a book"); the list after "for" goes together.
     With no other marker, "my" and "your" tell who gives ("1 water for 3 of your
     firewood": the firewood comes to the writer)."""
+    if "for" not in tokens and EXCHANGE_FOR not in tokens:
+        return  # every rule here starts from a "for" between two mentions
     for k in range(1, len(mentions)):
         before, after = mentions[k - 1], mentions[k]
         gap = tokens[before.end + 1 : after.start]
