@@ -16,6 +16,15 @@ Two modes:
     or the split parser's for Deal or No Deal and CaSiNo), so each
     corpus' labelling shows as a fraction of what reading and tokenizing cost.
 
+``python benchmarks/bench_label.py --corpora --baseline REF [--rounds 3]``
+    The same figures before and after a change, in one run: REF is a git revision
+    (exported with ``git archive`` into a temporary directory) or the path of another
+    checkout. Each round measures REF and then this checkout, each in a fresh process
+    whose ``PYTHONPATH`` is that tree, and every figure is the best over ``--rounds``
+    rounds, so a slow spell of a shared machine hits both alike. Prints, per corpus, the
+    floor and labelled turns per second with the share of the floor before and after,
+    the speed-up, and each side's peak memory. ``--corpus`` picks corpora.
+
 ``python benchmarks/bench_label.py --scale 50000 200000 [--jobs 1 2] [--rounds 3]``
     Builds inputs of that many dialogues by repeating the shared test split, then runs
     ``actparse label INPUT -o OUTPUT --jobs J`` for each size and job count, sampling the
@@ -33,11 +42,14 @@ import os
 import resource
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import actparse
 from actparse.corpora.craigslist.parser import default_parser
 from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.splits.tokens import tokenize as split_tokenize
@@ -49,6 +61,8 @@ from actparse.registry import shipped_parser
 DATA = Path(
     os.environ.get("ACTPARSE_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
 )
+#: The checkout this script belongs to: the "after" side of ``--baseline``.
+CHECKOUT = Path(__file__).resolve().parents[1]
 
 
 def in_process(path: Path, repeat: int) -> None:
@@ -106,17 +120,18 @@ def corpus_floor(path: Path, tokenizer: Callable[[str], object]) -> None:
                 tokenizer(turn.text)
 
 
-def per_corpus(repeat: int) -> None:
-    """The --corpora report: each corpus' labelling throughput against its own floor."""
-    print(
-        "| corpus | file | dialogues | message turns | labelled turns/s | floor turns/s "
-        "| of floor |"
-    )
-    print("| --- | --- | --- | --- | --- | --- | --- |")
-    for corpus, parts in CORPUS_FILES.items():
-        path = DATA.joinpath(*parts)
+def measure_corpora(repeat: int, corpora: list[str]) -> dict[str, Any]:
+    """Label one shared file of each corpus and read it for the floor, in this process.
+
+    Returns per corpus its file, dialogues, message turns, labelled and floor turns per
+    second (``None`` figures for a missing file), the peak memory of the process and
+    which ``actparse`` was measured.
+    """
+    figures: dict[str, dict[str, Any]] = {}
+    for corpus in corpora:
+        path = DATA.joinpath(*CORPUS_FILES[corpus])
         if not path.is_file():
-            print(f"| {corpus} | {path.name} | missing | | | | |")
+            figures[corpus] = {"file": path.name, "missing": True}
             continue
         records = list(read_records(path))
         messages = sum(t.is_message for r in records for t in r.dialogue().turns)
@@ -127,17 +142,139 @@ def per_corpus(repeat: int) -> None:
             for _outcome in label_items(iter_items(path), jobs=1):
                 pass
 
-        labelled = messages / _best(passes, label)
         tokenizer = _tokenizer(corpus)
-        floor_rate = messages / _best(
-            passes, lambda path=path, tokenizer=tokenizer: corpus_floor(path, tokenizer)
-        )
+
+        def read(path: Path = path, tokenizer: Callable[[str], object] = tokenizer) -> None:
+            corpus_floor(path, tokenizer)
+
+        labelled = messages / _best(passes, label)
+        floor_rate = messages / _best(passes, read)
+        figures[corpus] = {
+            "file": path.name,
+            "dialogues": len(records),
+            "messages": messages,
+            "labelled": labelled,
+            "floor": floor_rate,
+        }
+    return {
+        "actparse": str(Path(actparse.__file__).resolve()),
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "corpora": figures,
+    }
+
+
+def per_corpus(repeat: int, corpora: list[str]) -> None:
+    """The --corpora report: each corpus' labelling throughput against its own floor."""
+    print(
+        "| corpus | file | dialogues | message turns | labelled turns/s | floor turns/s "
+        "| of floor |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    measured = measure_corpora(repeat, corpora)
+    for corpus, row in measured["corpora"].items():
+        if row.get("missing"):
+            print(f"| {corpus} | {row['file']} | missing | | | | |")
+            continue
         print(
-            f"| {corpus} | {path.name} | {len(records):,} | {messages:,} | {labelled:,.0f} | "
-            f"{floor_rate:,.0f} | {labelled / floor_rate:.0%} |"
+            f"| {corpus} | {row['file']} | {row['dialogues']:,} | {row['messages']:,} | "
+            f"{row['labelled']:,.0f} | {row['floor']:,.0f} | "
+            f"{row['labelled'] / row['floor']:.0%} |"
         )
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"\npeak memory (max RSS) of the whole run: {peak_mb:.0f} MB")
+    print(f"\npeak memory (max RSS) of the whole run: {measured['peak_mb']:.0f} MB")
+
+
+def export_tree(ref: str, into: Path) -> Path:
+    """The source tree of ``ref``: a directory as it is, else a git revision of this
+    checkout's repository exported into ``into`` (``git archive``, no worktree added)."""
+    if Path(ref).is_dir():
+        return Path(ref).resolve()
+    git = ["git", "-C", str(CHECKOUT)]
+    found = subprocess.run(
+        [*git, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )
+    if found.returncode != 0:
+        sys.exit(f"--baseline {ref}: neither a directory nor a git revision")
+    commit = found.stdout.strip()
+    archive = into / "baseline.tar"
+    subprocess.run([*git, "archive", "--format=tar", "-o", str(archive), commit], check=True)
+    tree = into / commit[:12]
+    with tarfile.open(archive) as tar:
+        tar.extractall(tree, filter="data")
+    archive.unlink()
+    return tree
+
+
+def measure_tree(tree: Path, repeat: int, corpora: list[str]) -> dict[str, Any]:
+    """:func:`measure_corpora` in a fresh process that imports ``actparse`` from ``tree``."""
+    command = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--corpora",
+        "--emit-json",
+        "--repeat",
+        str(repeat),
+        "--corpus",
+        *corpora,
+    ]
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"measuring {tree} failed:\n{done.stderr}")
+    measured: dict[str, Any] = json.loads(done.stdout)
+    if not Path(measured["actparse"]).is_relative_to(tree):
+        sys.exit(f"measuring {tree} imported actparse from {measured['actparse']}")
+    return measured
+
+
+def _keep_best(best: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
+    """Merge one round into the best so far: the highest rates, the highest peak."""
+    if best is None:
+        return new
+    best["peak_mb"] = max(best["peak_mb"], new["peak_mb"])
+    for corpus, row in new["corpora"].items():
+        kept = best["corpora"][corpus]
+        if not row.get("missing"):
+            kept["labelled"] = max(kept["labelled"], row["labelled"])
+            kept["floor"] = max(kept["floor"], row["floor"])
+    return best
+
+
+def compare(ref: str, repeat: int, rounds: int, corpora: list[str]) -> None:
+    """The --corpora --baseline report: every corpus before (``ref``) and after (this
+    checkout), each against its own floor, from the best of ``rounds`` rounds."""
+    with tempfile.TemporaryDirectory(prefix="bench-baseline-") as tmp:
+        trees = {"before": export_tree(ref, Path(tmp)), "after": CHECKOUT}
+        best: dict[str, dict[str, Any] | None] = dict.fromkeys(trees)
+        for _ in range(rounds):
+            for side, tree in trees.items():
+                best[side] = _keep_best(best[side], measure_tree(tree, repeat, corpora))
+    before, after = best["before"], best["after"]
+    assert before is not None and after is not None
+    print(f"before: {ref} ({trees['before'].name}); after: this checkout ({CHECKOUT})")
+    print(f"best of {rounds} rounds, each the best of {repeat} passes; rates in turns/s\n")
+    print(
+        "| corpus | file | message turns | floor before | labelled before | of floor "
+        "| floor after | labelled after | of floor | speed-up |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for corpus in corpora:
+        old, new = before["corpora"][corpus], after["corpora"][corpus]
+        if old.get("missing") or new.get("missing"):
+            print(f"| {corpus} | {new['file']} | missing | | | | | | | |")
+            continue
+        print(
+            f"| {corpus} | {new['file']} | {new['messages']:,} | {old['floor']:,.0f} | "
+            f"{old['labelled']:,.0f} | {old['labelled'] / old['floor']:.0%} | "
+            f"{new['floor']:,.0f} | {new['labelled']:,.0f} | "
+            f"{new['labelled'] / new['floor']:.0%} | "
+            f"{new['labelled'] / old['labelled']:.2f}x |"
+        )
+    print(
+        f"\npeak memory (max RSS) of one process: before {before['peak_mb']:.0f} MB, "
+        f"after {after['peak_mb']:.0f} MB"
+    )
 
 
 def build_input(size: int, into: Path) -> tuple[Path, int]:
@@ -263,14 +400,34 @@ def main() -> None:
         help="label one shared file of each corpus, each against its own floor",
     )
     parser.add_argument(
+        "--corpus",
+        nargs="+",
+        choices=list(CORPUS_FILES),
+        default=list(CORPUS_FILES),
+        help="with --corpora: the corpora to measure (default: all)",
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="REF",
+        help="with --corpora: also measure REF (a git revision or a checkout's path)",
+    )
+    # The child process of --baseline: the figures as JSON instead of the table.
+    parser.add_argument("--emit-json", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
         "--rounds",
         type=int,
         default=3,
-        help="with --scale: rounds per size; each figure is the best of them",
+        help="with --scale or --baseline: rounds; each figure is the best of them",
     )
     args = parser.parse_args()
+    if args.corpora and args.emit_json:
+        print(json.dumps(measure_corpora(args.repeat, args.corpus)))
+        return
+    if args.corpora and args.baseline:
+        compare(args.baseline, args.repeat, args.rounds, args.corpus)
+        return
     if args.corpora:
-        per_corpus(args.repeat)
+        per_corpus(args.repeat, args.corpus)
         return
     if args.scale:
         scaled(args.scale, args.jobs, args.rounds)

@@ -18,6 +18,7 @@ from typing import Any
 import regex
 
 from actparse.engine.guard import timeout_for
+from actparse.engine.prefilter import required_literals
 from actparse.engine.rulefiles import RuleError, check_keys, load_file, string_list, where
 
 __all__ = ["MATCH_KINDS", "Rule", "RuleSet", "literal_alternatives", "load_rules", "parse_rules"]
@@ -143,6 +144,22 @@ def literal_alternatives(pattern: str) -> tuple[str, ...] | None:
     return tuple(literals)
 
 
+#: A search pattern with the words it cannot match without (one of each group), whether
+#: it ignores case, and the pattern.
+_Guarded = tuple[tuple[tuple[str, ...], ...], bool, "regex.Pattern[str]"]
+
+
+def _lacks(text: str, needs: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether ``text`` misses every word of some group of ``needs``."""
+    for words in needs:
+        for word in words:
+            if word in text:
+                break
+        else:
+            return True
+    return False
+
+
 class _TagMatcher:
     """All rules of one tag folded into set lookups and as few text checks as possible.
 
@@ -150,13 +167,18 @@ class _TagMatcher:
     Search patterns that are finite alternations of ASCII literals ("come down",
     "go (lower|higher)") become substring tests (on ASCII-lowercased text when the rule
     ignores case, as Python 2's ASCII case folding did); the other patterns fold into a
-    single regex per (kind, case). The result is the same as rule by rule.
+    single regex per (kind, case), except search patterns with words they cannot match
+    without (:func:`~actparse.engine.prefilter.required_literals`): each of those is
+    searched alone, and only in texts that hold such words. The result is the same as
+    rule by rule.
     """
 
     __slots__ = (
         "any_token",
         "first_token",
         "folded_literals",
+        "folds",
+        "guarded",
         "last_token",
         "literals",
         "searches",
@@ -171,32 +193,46 @@ class _TagMatcher:
         folded: list[str] = []
         searches: list[regex.Pattern[str]] = []
         wholes: list[regex.Pattern[str]] = []
+        guarded: list[_Guarded] = []
         for kind, into in (("text-search", searches), ("text-whole", wholes)):
             for ignore_case in (False, True):
                 values = []
+                flags = _BASE_FLAGS | (regex.IGNORECASE if ignore_case else 0)
                 for r in rules:
                     if r.match != kind or r.ignore_case != ignore_case:
                         continue
                     for v in r.values:
                         found = literal_alternatives(v) if kind == "text-search" else None
-                        if found is None:
+                        needs = required_literals(v, ascii_only=ignore_case)
+                        if found is None and kind == "text-search" and needs:
+                            if ignore_case:
+                                needs = tuple(
+                                    tuple(lit.translate(_ASCII_LOWER) for lit in need)
+                                    for need in needs
+                                )
+                            guarded.append((needs, ignore_case, regex.compile(v, flags)))
+                        elif found is None:
                             values.append(v)
                         elif ignore_case:
                             folded.extend(lit.translate(_ASCII_LOWER) for lit in found)
                         else:
                             literals.extend(found)
                 if values:
-                    flags = _BASE_FLAGS | (regex.IGNORECASE if ignore_case else 0)
                     into.append(regex.compile("|".join(f"(?:{v})" for v in values), flags))
         self.literals = tuple(literals)
         self.folded_literals = tuple(folded)
+        self.guarded = tuple(guarded)
+        #: Whether matching needs the case-folded text.
+        self.folds = bool(folded) or any(ignore_case for _, ignore_case, _ in guarded)
         self.searches = tuple(searches)
         self.wholes = tuple(wholes)
 
     @property
     def has_text_rules(self) -> bool:
         """Whether any rule of the tag looks at the raw text."""
-        return bool(self.literals or self.folded_literals or self.searches or self.wholes)
+        return bool(
+            self.literals or self.folded_literals or self.guarded or self.searches or self.wholes
+        )
 
     def __call__(self, tokens: Sequence[str], text: str) -> bool:
         if tokens and (tokens[0] in self.first_token or tokens[-1] in self.last_token):
@@ -210,12 +246,18 @@ class _TagMatcher:
         for literal in self.literals:
             if literal in text:
                 return True
-        if self.folded_literals:
+        lowered = ""
+        if self.folds:
             # Python 2 folded ASCII letters only; on ASCII text lower() is that, and fast.
             lowered = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
             for literal in self.folded_literals:
                 if literal in lowered:
                     return True
+        for needs, ignore_case, pattern in self.guarded:
+            if _lacks(lowered if ignore_case else text, needs):
+                continue  # it cannot match this text
+            if pattern.search(text, timeout=timeout) if timeout else pattern.search(text):
+                return True
         if timeout is None:
             # `regex` parses a timeout keyword even when it is None, at a cost of more
             # than half a short match: on short texts leave it out.

@@ -121,7 +121,7 @@ class SplitDialogueParser:
         """The rule tags of a message, from its normalised tokens (the rules' text is
         the tokens joined by spaces, so a word never matches inside another)."""
         text = " ".join(tokens)
-        return frozenset(tag for tag in self.rule_tags if self.rules.has(tag, tokens, text))
+        return frozenset(self.rules.tags(self.rule_tags, tokens, text))
 
     def parse(self, dialogue: Dialogue) -> list[Act]:
         """One act per turn of the dialogue."""
@@ -214,8 +214,9 @@ class SplitDialogueParser:
                 state.running = split
                 state.proposed_at = None
             return Act(turn.index, writer, intent, tags=tuple(sorted(tags)), split=split)
-        if parsed.last_item() is not None:
-            state.item = parsed.last_item()
+        last_item = parsed.last_item()
+        if last_item is not None:
+            state.item = last_item
         if split is not None:
             state.last[writer] = split
             state.before, state.proposed_at = state.running, turn.index

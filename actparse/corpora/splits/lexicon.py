@@ -10,8 +10,8 @@ and the line.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
@@ -93,6 +93,10 @@ _SETTINGS = {
 }
 
 
+#: The classes of a word in none.
+_NO_CLASSES: frozenset[str] = frozenset()
+
+
 @dataclass(frozen=True)
 class SplitLexicon:
     """The vocabulary of one corpus: its items and the shared word classes."""
@@ -119,10 +123,43 @@ class SplitLexicon:
     #: Items come up outside offers too ("i will conserve my water"): a subject claims
     #: an item only through a verb of having or giving, or with a written count.
     claims_need_verb: bool = False
+    #: Every word of a class, with the classes it is in (built from ``words``): the scans
+    #: look a token up once per message instead of once per class they ask about.
+    classes: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
+    #: Results of the split parser's pure per-message steps with this lexicon, bounded
+    #: (:func:`~actparse.corpora.splits.claims.parse_split` keeps it); no part of its value.
+    memo: dict[Hashable, Any] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_word: dict[str, set[str]] = {}
+        for word_class, members in self.words.items():
+            for word in members:
+                by_word.setdefault(word, set()).add(word_class)
+        # Equal sets share one object: fewer objects, and the same answers.
+        shared: dict[frozenset[str], frozenset[str]] = {}
+        classes = {
+            word: shared.setdefault(frozenset(found), frozenset(found))
+            for word, found in by_word.items()
+        }
+        object.__setattr__(self, "classes", classes)
+        object.__setattr__(self, "memo", {})
 
     def has(self, word_class: str, token: str) -> bool:
         """Whether ``token`` belongs to a word class of the lexicon."""
         return token in self.words[word_class]
+
+    def classes_of(self, token: str) -> frozenset[str]:
+        """The word classes ``token`` belongs to (``has(c, token)`` for each ``c`` in it)."""
+        return self.classes.get(token, _NO_CLASSES)
+
+    def token_classes(self, tokens: Sequence[str]) -> list[frozenset[str]]:
+        """The word classes of every token of a message, in order, and then those of the
+        empty string: ``classes[i + 1]`` stays in range at the last token, where the scans
+        read the word after it as ``""``."""
+        get = self.classes.get
+        out = [get(token, _NO_CLASSES) for token in tokens]
+        out.append(get("", _NO_CLASSES))
+        return out
 
     def number(self, token: str) -> int | None:
         """The value of a number token (digits or a number word), else ``None``."""

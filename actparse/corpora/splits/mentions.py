@@ -35,6 +35,7 @@ SELF = 0
 OTHER = 1
 #: Either side (a reference to "the original deal" that does not say whose).
 EITHER = -1
+_SIDE_NAMES = {SELF: "self", OTHER: "other"}
 
 
 @dataclass
@@ -75,7 +76,7 @@ class Mention:
         """A short trace such as ``count2:hat->other(subject)``."""
         what = items[self.item] if self.item is not None else "*"
         count = "" if self.count is None else str(self.count)
-        side = {SELF: "self", OTHER: "other"}.get(self.side, "?") if self.side is not None else "?"
+        side = _SIDE_NAMES.get(self.side, "?") if self.side is not None else "?"
         return f"{self.kind}{count}:{what}->{side}({self.why})"
 
 
@@ -104,14 +105,15 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
     single_unit = False
     while j >= 0:
         tok = tokens[j]
-        if lexicon.has("determiner", tok):
+        word = lexicon.classes_of(tok)
+        if "determiner" in word:
             determiner = True
-        elif lexicon.has("vague", tok):
+        elif "vague" in word:
             vague = True
-            relative = relative or lexicon.has("relative", tok)
-        elif not lexicon.has("filler", tok):
+            relative = relative or "relative" in word
+        elif "filler" not in word:
             break
-        if lexicon.has("unit", tok) and not tok.endswith("s"):
+        if "unit" in word and not tok.endswith("s"):
             single_unit = True
         start = j
         j -= 1
@@ -177,7 +179,7 @@ def conjoined(
 ) -> bool:
     """Two mentions in one list ("the balls and hats", "a hat, a ball")."""
     gap = tokens[before.end + 1 : after.start]
-    return all(lexicon.has("conjunction", t) for t in gap)
+    return lexicon.words["conjunction"].issuperset(gap)
 
 
 def find_mentions(
@@ -190,10 +192,11 @@ def find_mentions(
     """
     mentions: list[Mention] = []
     consumed: set[int] = set()
+    classes = lexicon.token_classes(tokens)
     for i, tok in enumerate(tokens):
         item = lexicon.item_words.get(tok)
         if item is None:
-            if lexicon.has("generic", tok):
+            if "generic" in classes[i]:
                 start, kind, _, _, _ = _quantity(tokens, i, lexicon)
                 vague = any(lexicon.has("vague", t) for t in tokens[max(start - 2, 0) : i])
                 if kind == "rest-item" and not vague:
@@ -206,12 +209,12 @@ def find_mentions(
             lexicon.number(tokens[start]) is None or lexicon.has("article", tokens[start])
         ):
             continue
-        nxt_tok = tokens[i + 1] if i + 1 < len(tokens) else ""
+        following = classes[i + 1]  # the word classes of the token after the noun
         end = i
-        if lexicon.has("unit", nxt_tok) and kind == "count" and start == i - 1:
+        if "unit" in following and kind == "count" and start == i - 1:
             # "2 firewood packages", "1 water bottle": the unit belongs to the mention.
             end = i + 1
-        elif lexicon.has("compound_head", nxt_tok):
+        elif "compound_head" in following:
             # "water bottles", "food supply": another noun, not the item.
             continue
         if kind in ("bare", "all") and not explicit:
@@ -219,7 +222,7 @@ def find_mentions(
             if after is not None:
                 # "water: 2", "food - 1"
                 kind, count, explicit = "count", after, True
-        if lexicon.has("comparative", nxt_tok) and not explicit:
+        if "comparative" in following and not explicit:
             # "you need the water more": a preference, not a claim.
             kind, count = "bare", None
         mention = Mention(start, end, item, kind, count, explicit)
@@ -234,18 +237,26 @@ def find_mentions(
             if item is not None:
                 last_item = item
             continue
+        word = classes[i]
+        # A number that may stand for the item talked about last (asked by three rules;
+        # most tokens are no number at all, which is quick to see).
+        bare_number = (
+            last_item is not None
+            and (tok.isdigit() or tok in lexicon.numbers)
+            and _standalone_number(tok, lexicon)
+        )
         nxt = tokens[i + 1] if i + 1 < len(tokens) else "."
-        if lexicon.has("rest", tok) and lexicon.has("rest_alone", tok):
+        if "rest" in word and "rest_alone" in word:
             if not _rest_of_something_else(tokens, i, lexicon):
                 mentions.append(Mention(i, i, None, "rest", explicit=True))
-        elif lexicon.has("everything", tok):
+        elif "everything" in word:
             start, kind, count, _, _ = _quantity(tokens, i, lexicon)
             if kind == "count" and count is not None and start < i:
                 # "1 pack of everything": n of every item.
                 mentions.append(Mention(start, i, None, "each-item", count, True))
             else:
                 mentions.append(Mention(i, i, None, "every", explicit=True))
-        elif lexicon.has("each", tok) and i > 0:
+        elif "each" in word and i > 0:
             j = i - 1
             if tokens[j] == "of" and j > 0:
                 j -= 1
@@ -257,8 +268,7 @@ def find_mentions(
                     mentions.append(Mention(j, i, None, "each-item", value, True))
                     consumed.update(range(j, i + 1))
         elif (
-            last_item is not None
-            and _standalone_number(tok, lexicon)
+            bare_number
             and nxt == "of"
             and i + 2 < len(tokens)
             and lexicon.has("anaphor", tokens[i + 2])
@@ -269,8 +279,7 @@ def find_mentions(
             mentions.append(mention)
             consumed.update(range(i, i + 3))
         elif (
-            last_item is not None
-            and _standalone_number(tok, lexicon)
+            bare_number
             and lexicon.has("unit", nxt)
             and (i + 2 >= len(tokens) or tokens[i + 2] != "of")
         ):
@@ -280,8 +289,7 @@ def find_mentions(
             mentions.append(mention)
             consumed.update((i, i + 1))
         elif (
-            last_item is not None
-            and _standalone_number(tok, lexicon)
+            bare_number
             and i > 0
             and (
                 (
@@ -401,7 +409,7 @@ def _spread_quantities(
         nxt = tokens[m.end + 1] if m.end + 1 < len(tokens) else ""
         lead = tokens[max(m.start - 3, 0) : m.start]
         # "one ball each", "we each get 1"
-        if lexicon.has("each", nxt) or any(lexicon.has("each", t) for t in lead):
+        if lexicon.has("each", nxt) or not lexicon.words["each"].isdisjoint(lead):
             m.both = True
 
 
@@ -409,17 +417,20 @@ def person(token: str, lexicon: SplitLexicon, subject: bool, nxt: str = "") -> i
     """The side a pronoun names: "i"/"you" anywhere; "me" only where an object counts
     or before a verb of having ("me getting 2 food"); "we" unless both sides are meant
     ("we each", "we both", "we split")."""
-    if lexicon.has("other", token):
+    classes = lexicon.classes_of(token)
+    if "other" in classes:
         return OTHER
-    if lexicon.has("self", token):
+    if "self" in classes:
         return SELF
+    if "self_object" not in classes and "we" not in classes:
+        return None  # the rules below tell the sides of "me" and "we"
     ahead = nxt.split()
     first = ahead[0] if ahead else ""
-    if lexicon.has("self_object", token) and (
+    if "self_object" in classes and (
         not subject or any(lexicon.has("possess", t) for t in ahead) or _lists_after(first, lexicon)
     ):
         return SELF
-    if lexicon.has("we", token) and not any(
+    if "we" in classes and not any(
         lexicon.has("each", t) or lexicon.has("all", t) or lexicon.has("half", t)
         for t in nxt.split()
     ):

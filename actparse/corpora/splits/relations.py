@@ -98,6 +98,8 @@ def apply_exchanges(
     and a hat", "2 hats in exchange for a book"); the list after "for" goes together.
     With no other marker, "my" and "your" tell who gives ("1 water for 3 of your
     firewood": the firewood comes to the writer)."""
+    if "for" not in tokens and EXCHANGE_FOR not in tokens:
+        return  # every rule here starts from a "for" between two mentions
     for k in range(1, len(mentions)):
         before, after = mentions[k - 1], mentions[k]
         gap = tokens[before.end + 1 : after.start]
@@ -210,6 +212,8 @@ def drop_value_statements(
 ) -> None:
     """ "The books are worth nothing to me": a mention in a clause about worth is a
     preference, not a claim."""
+    if lexicon.words["value"].isdisjoint(tokens):
+        return  # most messages: spare a clause scan per mention
     for m in mentions:
         if m.side is None:
             continue
@@ -238,6 +242,10 @@ def fill_elliptic_lists(
     hat?", "how about just the ball and i take the rest?", "one of each", "2 hats and we
     have a deal") are about ``default_side``: the side the talk is about (the writer,
     unless the caller knows better)."""
+    if all(
+        m.side is not None or m.why in ("value", ALTERNATIVE) or m.kind == "bare" for m in mentions
+    ):
+        return  # no mention the rule could fill: spare the scan
     blocked: set[int] = set()
     sentence = 0
     seen_person = False
@@ -245,20 +253,20 @@ def fill_elliptic_lists(
     person_at: list[bool] = []
     we_at: list[bool] = []
     seen_we = False
-    for k, tok in enumerate(tokens):
-        if lexicon.has("sentence_end", tok):
+    for k, (tok, word) in enumerate(zip(tokens, lexicon.token_classes(tokens))):
+        if "sentence_end" in word:
             sentence += 1
             seen_person = seen_we = False
-        if lexicon.has("third_person", tok) or lexicon.has("value", tok):
+        if "third_person" in word or "value" in word:
             blocked.add(sentence)
         if tok == "there" and k + 1 < len(tokens) and tokens[k + 1] in ("is", "are", "was"):
             # "there are 3 of each item": a fact about the items, not an offer.
             blocked.add(sentence)
-        if lexicon.has("we", tok):
+        if "we" in word:
             seen_we = True
-        if person(tok, lexicon, subject=False) is not None:
+        if word and person(tok, lexicon, subject=False) is not None:
             seen_person = True
-        if lexicon.has("opinion", tok) or lexicon.has("deal_noun", tok):
+        if "opinion" in word or "deal_noun" in word:
             seen_person = False
         sentence_of.append(sentence)
         person_at.append(seen_person)

@@ -31,6 +31,14 @@ __all__ = ["assign_sides"]
 
 #: How many tokens a negation reaches forward to the verb it negates.
 _NEGATION_REACH = 2
+#: The word classes of the pronouns :func:`person` gives a side.
+_PRONOUNS = frozenset({"other", "self", "self_object", "we"})
+#: Words :func:`_offered` looks over: "have all the", "take the".
+_DETERMINERS = frozenset({"determiner", "all"})
+#: Verbs of having or giving.
+_HAVE_OR_GIVE = frozenset({"possess", "give", "imperative"})
+#: Words after "to" that do not start a clause of purpose ("to have", "to the").
+_NO_PURPOSE = frozenset({"possess", "imperative", "give", "determiner", "boundary", "all"})
 
 
 @dataclass
@@ -85,15 +93,13 @@ class _Clause:
 def _offered(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
     """The word before position ``i`` is a verb of having or giving, or its recipient."""
     j = i - 1
-    while j >= 0 and (lexicon.has("determiner", tokens[j]) or lexicon.has("all", tokens[j])):
+    while j >= 0 and not _DETERMINERS.isdisjoint(lexicon.classes_of(tokens[j])):
         j -= 1
     if j < 0:
         return False
     prev = tokens[j]
     return (
-        lexicon.has("possess", prev)
-        or lexicon.has("give", prev)
-        or lexicon.has("imperative", prev)
+        not _HAVE_OR_GIVE.isdisjoint(lexicon.classes_of(prev))
         or person(prev, lexicon, subject=False) is not None
     )
 
@@ -118,11 +124,17 @@ def assign_sides(
     the message that opens with "or" is an alternative and claims nothing
     (:func:`drop_or_sentences`).
     """
+    if not mentions:
+        return  # every rule here only sets the sides of mentions
     by_start = {m.start: m for m in mentions}
     clause = _Clause()
     benefits: list[tuple[int, int]] = []  # (token index, side) of "for me", "mine"
     subjects: list[int] = []  # where a new subject or recipient starts
     n = len(tokens)
+    # The word classes of each token, looked up once: ``word``, ``before`` and ``after``
+    # are those of ``tok``, ``prev`` and ``nxt``.
+    classes = lexicon.token_classes(tokens)
+    start_classes = lexicon.classes_of(".")
     negation_at = -10
     skip_until = -1
     giving_reasons = False
@@ -158,31 +170,32 @@ def assign_sides(
                     mention.both = True
             skip_until = mention.end
             continue
-        if lexicon.has("sentence_end", tok):
+        word = classes[i]
+        before = classes[i - 1] if i > 0 else start_classes
+        after = classes[i + 1]
+        if "sentence_end" in word:
             clause.reset()
             continue
-        if lexicon.has("boundary", tok):
+        if "boundary" in word:
             clause.purpose = False
-            if not lexicon.has("conjunction", tok) or tok == ",":
+            if "conjunction" not in word or tok == ",":
                 # "i don't need the water, just the firewood"
                 clause.negated = False
         if tok == "to" and _opens_purpose(tokens, i + 1, lexicon):
             clause.purpose = True
             continue
-        after_give = lexicon.has("give", prev) or (
-            prev == "to" and i > 1 and lexicon.has("give", tokens[i - 2])
-        )
-        after_source = lexicon.has("source", prev)
+        after_give = "give" in before or (prev == "to" and i > 1 and "give" in classes[i - 2])
+        after_source = "source" in before
         # "with me taking the firewood": a pronoun before a verb of having is its subject.
-        after_benefit = (lexicon.has("benefit", prev) or after_source) and not lexicon.has(
-            "possess", tokens[i + 1] if i + 1 < n else ""
-        )
+        after_benefit = ("benefit" in before or after_source) and "possess" not in after
         nxt = tokens[i + 1] if i + 1 < n else ""
-        # "we each", "we will both", "me also need": two words ahead tell "we" apart
-        # from "i" and "me" the subject from "me" the object.
-        ahead = " ".join(tokens[i + 1 : i + 3])
-        side = person(tok, lexicon, subject=not (after_give or after_benefit), nxt=ahead)
-        if side is None and lexicon.has("possess", prev) and nxt == "to":
+        side = None
+        if not _PRONOUNS.isdisjoint(word):  # person() of any other word is None
+            # "we each", "we will both", "me also need": two words ahead tell "we" apart
+            # from "i" and "me" the subject from "me" the object.
+            ahead = " ".join(tokens[i + 1 : i + 3])
+            side = person(tok, lexicon, subject=not (after_give or after_benefit), nxt=ahead)
+        if side is None and "possess" in before and nxt == "to":
             # "you want me to take all 3": "me" is who takes.
             side = person(tok, lexicon, subject=False)
         if side is not None and negation_at == i - 1:
@@ -206,59 +219,57 @@ def assign_sides(
                 clause.subject = side
                 subjects.append(i)
             continue
-        if lexicon.has("mine", tok) or lexicon.has("yours", tok):
-            benefits.append((i, SELF if lexicon.has("mine", tok) else OTHER))
+        if "mine" in word or "yours" in word:
+            benefits.append((i, SELF if "mine" in word else OTHER))
             continue
-        if lexicon.has("third_person", tok) or lexicon.has("we", tok):
+        if "third_person" in word or "we" in word:
             # "they need", "we will both get": a subject that is neither side; "we each
             # get one ball" gives both sides the count.
             clause.reset()
             clause.neutral = True
-            window = tokens[i + 1 : i + 5]
+            window = classes[i + 1 : min(i + 5, n)]
             if (
-                lexicon.has("we", tok)
-                and any(lexicon.has("each", t) or lexicon.has("all", t) for t in window)
-                and any(lexicon.has("possess", t) or lexicon.has("imperative", t) for t in window)
+                "we" in word
+                and any("each" in c or "all" in c for c in window)
+                and any("possess" in c or "imperative" in c for c in window)
             ):
                 clause.set(SELF, "both")
             continue
-        if (lexicon.has("my", tok) or lexicon.has("your", tok)) and (
-            lexicon.has("possess", nxt) or lexicon.has("group", nxt)
-        ):
+        if ("my" in word or "your" in word) and ("possess" in after or "group" in after):
             # "would my taking 2 water work?", "your group can have the food"
-            owner = SELF if lexicon.has("my", tok) else OTHER
+            owner = SELF if "my" in word else OTHER
             clause.set(owner, "subject")
             clause.subject = owner
             continue
-        if lexicon.has("deal_noun", tok) and nxt in ("for", "of", ":", "with", "is", "was"):
+        if "deal_noun" in word and nxt in ("for", "of", ":", "with", "is", "was"):
             # "a proposal for 3 firewood, 2 food": the list is the deal's content, not
             # the object of the verb before it.
             clause.reset()
             continue
-        if lexicon.has("thanks", tok):
+        if "thanks" in word:
             # "thank you for the 2 water": the writer gets it.
             clause.set(SELF, "thanks")
             continue
-        if lexicon.has("negation", tok):
+        if "negation" in word:
             negation_at = i
             continue
-        if lexicon.has("opinion", tok):
+        if "opinion" in word:
             # "i think that will work: 1 food, 1 water": a new clause follows.
             clause.reset()
             continue
         # A negation binds the verb right after it ("can not ever give"); one further
         # back belonged to an earlier verb ("i don't need them, leave me the hat").
         negated = i - negation_at <= _NEGATION_REACH
-        if lexicon.has("give", tok) or (
-            lexicon.has("give_after_modal", tok)
-            and lexicon.has("modal", prev)
+        if "give" in word or (
+            "give_after_modal" in word
+            and "modal" in before
             and nxt not in ("with", "without")  # "i can do with 2": i get by with 2
         ):
             nxt = tokens[i + 1] if i + 1 < n else ""
             if person(nxt, lexicon, subject=False) is None:
-                before = tokens[i - 2] if negated and i > 1 else prev
+                gerund_prev = tokens[i - 2] if negated and i > 1 else prev
                 if tok.endswith("ing") and (
-                    clause.side is None or lexicon.has("boundary", before) or i == 0
+                    clause.side is None or lexicon.has("boundary", gerund_prev) or i == 0
                 ):
                     # "giving 1 food and 1 water", "..., not parting with the hat": the
                     # writer gives, whoever the clause before was about.
@@ -266,14 +277,14 @@ def assign_sides(
                 elif clause.side is None or _opens_clause(tokens, i, lexicon):
                     # "give the books": a bare imperative hands them from the reader.
                     clause.set(OTHER, "imperative")
-                elif clause.why == "recipient" and lexicon.has("boundary", prev):
+                elif clause.why == "recipient" and "boundary" in before:
                     clause.set(clause.subject if clause.subject is not None else OTHER, "subject")
                 clause.giving = True
                 clause.modal_offer = not lexicon.has("give", tok)
             clause.negated = negated
             clause.verb = True
             continue
-        if lexicon.has("imperative", tok) or lexicon.has("possess", tok):
+        if "imperative" in word or "possess" in word:
             after_aux = prev in ("will", "would", "shall") and i > 0
             if clause.side is None and (
                 (nxt == "to" and _opens_clause(tokens, i, lexicon))
@@ -288,21 +299,21 @@ def assign_sides(
                 # "have to have two books", "need to get the ball", "ok , will take
                 # the balls": a need or a plan of the writer's, not an order.
                 clause.set(SELF, "dropped-subject")
-            elif lexicon.has("imperative", tok) and (
+            elif "imperative" in word and (
                 (clause.side is None and not clause.neutral) or _opens_clause(tokens, i, lexicon)
             ):
                 clause.set(OTHER, "imperative")
             elif (
-                not lexicon.has("imperative", tok)
+                "imperative" not in word
                 and not tok.endswith("ing")
                 and clause.side is None
                 and not clause.neutral
-                and (_opens_clause(tokens, i, lexicon) or lexicon.has("boundary", prev))
+                and (_opens_clause(tokens, i, lexicon) or "boundary" in before)
             ):
                 # "sorry , need the ball": a verb of wanting with its subject left out
                 # is the writer's.
                 clause.set(SELF, "dropped-subject")
-            elif clause.why == "recipient" and lexicon.has("boundary", prev):
+            elif clause.why == "recipient" and "boundary" in before:
                 # "you give me the balls and take the rest": the subject takes; in "let
                 # you have" the verb is the recipient's.
                 subject = clause.subject if clause.subject is not None else OTHER
@@ -331,12 +342,7 @@ def _opens_purpose(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool
         return False
     word = tokens[i]
     return not (
-        lexicon.has("possess", word)
-        or lexicon.has("imperative", word)
-        or lexicon.has("give", word)
-        or lexicon.has("determiner", word)
-        or lexicon.has("boundary", word)
-        or lexicon.has("all", word)
+        not _NO_PURPOSE.isdisjoint(lexicon.classes_of(word))
         or lexicon.number(word) is not None
         or word in lexicon.item_words
         or person(word, lexicon, subject=False) is not None
@@ -351,10 +357,11 @@ def _opens_clause(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
     if i == 0:
         return True
     prev = tokens[i - 1]
+    before = lexicon.classes_of(prev)
     opens = (
-        lexicon.has("sentence_end", prev)
-        or lexicon.has("interjection", prev)
-        or (lexicon.has("boundary", prev) and not lexicon.has("conjunction", prev))
+        "sentence_end" in before
+        or "interjection" in before
+        or ("boundary" in before and "conjunction" not in before)
     )
     if not opens:
         return False

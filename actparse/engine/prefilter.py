@@ -1,0 +1,193 @@
+"""Words a regular expression cannot match without: a cheap test before the regex call.
+
+A pattern such as ``\\b(i|we)\\b[^.!?]*\\b(need|want)\\b`` matches no text that contains
+neither "need" nor "want". :func:`required_literals` finds such a set of strings from the
+pattern's syntax tree, so that a text containing none of them is known not to match with
+a few substring tests instead of a regex search: the answer is the same, by
+construction. Patterns the standard library parses in a way the ``regex`` module might
+read differently (anything it warns about, braces it takes as text, inline flags) get no
+prefilter and are always searched.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["required_literals"]
+
+#: A set of strings a part of a pattern matches exactly grows by concatenation; past this
+#: size the part is cut into shorter runs.
+_MAX_STRINGS = 64
+#: At most this many requirements are kept per pattern (the most selective).
+_MAX_REQUIREMENTS = 3
+
+#: A set of strings one of which every match contains.
+_Requirement = frozenset[str]
+#: (exact, required): the strings a part matches, when finite (``None`` when not), and
+#: requirements that all hold for every match of the part.
+_Analysis = tuple[frozenset[str] | None, list[_Requirement]]
+
+
+def required_literals(pattern: str, ascii_only: bool = False) -> tuple[tuple[str, ...], ...]:
+    """Sets of strings such that every text ``pattern`` matches (searched for anywhere)
+    contains a string of each set; empty when none is known.
+
+    With ``ascii_only`` (for patterns compiled with ASCII case folding: the caller
+    compares lowercased literals with lowercased text) sets with a non-ASCII string are
+    left out.
+
+    >>> required_literals(r"\\bnot (going to )?work\\b")
+    (('work',), ('not ',))
+    >>> required_literals(r"\\b(need|want)\\b[^.]*\\?")
+    (('need', 'want'), ('?',))
+    >>> required_literals(r"\\w+")
+    ()
+    """
+    try:
+        parser: Any = importlib.import_module("re._parser")
+        with warnings.catch_warnings():
+            # "Possible nested set" and the like: regex may read the pattern otherwise.
+            warnings.simplefilter("error")
+            tree = parser.parse(pattern)
+    except Exception:  # anything re cannot read, or reads with a doubt, stays unfiltered
+        return ()
+    if tree.state.flags & ~parser.SRE_FLAG_UNICODE:  # a global inline flag: (?i), (?x)
+        return ()
+    analysis = _Analyzer(parser)
+    _exact, required = analysis.sequence(list(tree))
+    if analysis.doubtful:
+        return ()
+    kept = [
+        _minimal(r)
+        for r in required
+        if (not ascii_only or all(s.isascii() for s in r)) and not _too_common(r)
+    ]
+    unique = {tuple(sorted(r)): r for r in kept}
+    ranked = sorted(unique, key=lambda key: (_selectivity(unique[key]), key), reverse=True)
+    return tuple(ranked[:_MAX_REQUIREMENTS])
+
+
+def _too_common(requirement: _Requirement) -> bool:
+    """A single letter, digit or space among the strings: nearly every text has one, so
+    the test is not worth making."""
+    return any(len(s) == 1 and (s.isalnum() or s.isspace()) for s in requirement)
+
+
+def _minimal(requirement: _Requirement) -> _Requirement:
+    """Leave out strings that contain another of the set ("needs" holds "need")."""
+    return frozenset(s for s in requirement if not any(t != s and t in s for t in requirement))
+
+
+def _selectivity(requirement: _Requirement) -> tuple[int, int, int]:
+    """A guess at what rules out most texts for least work: strings of four characters
+    or more are rare enough, so then fewer strings (fewer substring tests) first."""
+    shortest = min(map(len, requirement))
+    return min(shortest, 4), -len(requirement), shortest
+
+
+def _best(requirements: list[_Requirement]) -> _Requirement | None:
+    return max(requirements, key=_selectivity) if requirements else None
+
+
+def _as_required(exact: frozenset[str] | None) -> list[_Requirement]:
+    """A finite set of exact matches is itself a requirement, unless it holds ""."""
+    if exact is None or "" in exact:
+        return []
+    return [exact]
+
+
+class _Analyzer:
+    """Walks a syntax tree of :mod:`re._parser`; the opcodes are looked up once."""
+
+    def __init__(self, parser: Any) -> None:
+        self.p = parser
+        #: Set when the tree holds something regex may read differently (literal braces:
+        #: regex's fuzzy-matching syntax).
+        self.doubtful = False
+
+    def sequence(self, items: Sequence[tuple[Any, Any]]) -> _Analysis:
+        """Consecutive parts with finite exact sets concatenate into runs; every run and
+        every requirement of the other parts holds for a match of the sequence."""
+        run: frozenset[str] = frozenset({""})
+        whole: frozenset[str] | None = frozenset({""})
+        required: list[_Requirement] = []
+        text = ""  # the current stretch of plain text (" not " in "(can|will) not (do|go)")
+        for op, arg in items:
+            exact, inner = self.element(op, arg)
+            if exact is not None and len(exact) == 1:
+                text += next(iter(exact))
+            else:
+                required += _as_required(frozenset({text}))
+                text = ""
+            if exact is not None and whole is not None:
+                whole = frozenset(a + b for a in whole for b in exact)
+                if len(whole) > _MAX_STRINGS:
+                    whole = None
+            else:
+                whole = None
+            if exact is not None:
+                required += _as_required(exact)  # each part on its own is needed too
+                joined = frozenset(a + b for a in run for b in exact)
+                if len(joined) <= _MAX_STRINGS:
+                    run = joined
+                    continue
+                required += _as_required(run)
+                run = exact
+                continue
+            required += _as_required(run)
+            required += inner
+            run = frozenset({""})
+        required += _as_required(run)
+        required += _as_required(frozenset({text}))
+        return whole, required
+
+    def element(self, op: Any, arg: Any) -> _Analysis:
+        """The exact strings and the requirements of one node of the tree."""
+        p = self.p
+        if op is p.LITERAL:
+            if chr(arg) in "{}":
+                self.doubtful = True
+            return frozenset({chr(arg)}), []
+        if op is p.AT:  # \b, ^, $: zero width, so the parts around it are adjacent
+            return frozenset({""}), []
+        if op is p.IN:
+            if all(item_op is p.LITERAL for item_op, _ in arg):
+                chars = frozenset(chr(code) for _, code in arg)
+                if chars & set("{}"):
+                    self.doubtful = True
+                return chars, []
+            return None, []
+        if op is p.SUBPATTERN:
+            _group, add_flags, del_flags, body = arg
+            if add_flags or del_flags:
+                self.doubtful = True
+                return None, []
+            return self.sequence(list(body))
+        if op is p.BRANCH:
+            analyses = [self.sequence(list(branch)) for branch in arg[1]]
+            exacts = [exact for exact, _ in analyses]
+            union: frozenset[str] | None = None
+            if all(e is not None for e in exacts):
+                union = frozenset(s for e in exacts if e is not None for s in e)
+                if len(union) > _MAX_STRINGS:
+                    union = None
+            # Each alternative's best requirement: a match holds one of their strings.
+            bests = [_best(required + _as_required(exact)) for exact, required in analyses]
+            if any(b is None for b in bests):
+                return union, []
+            return union, [frozenset(s for b in bests if b is not None for s in b)]
+        if op in (p.MAX_REPEAT, p.MIN_REPEAT, p.POSSESSIVE_REPEAT):
+            low, _high, body = arg
+            exact, required = self.sequence(list(body))
+            if low < 1:
+                return None, []
+            return None, required + _as_required(exact)
+        if op is p.ATOMIC_GROUP:
+            exact, required = self.sequence(list(arg))
+            return None, required + _as_required(exact)
+        # Any character, classes, back references, lookarounds, conditionals: no
+        # requirement, and the parts around them are not adjacent.
+        return None, []

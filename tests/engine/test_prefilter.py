@@ -1,0 +1,109 @@
+"""The words a pattern cannot match without: what :func:`required_literals` finds, and
+that the tag matcher built on it answers exactly as the rules do one by one."""
+
+from __future__ import annotations
+
+import pytest
+import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from actparse.engine.prefilter import required_literals
+from actparse.engine.rulefiles import shipped
+from actparse.engine.tags import RuleSet, load_rules
+
+SHIPPED = {
+    name: load_rules(shipped(name, "tags.yaml"))
+    for name in ("craigslist", "mutualfriends", "dealornodeal", "casino")
+}
+FLAGS = regex.VERSION0 | regex.ASCII
+
+
+@pytest.mark.parametrize(
+    ("pattern", "required"),
+    [
+        pytest.param("come down", (("come down",),), id="literal"),
+        pytest.param(r"\bno deal\b", (("no deal",),), id="word-boundaries"),
+        pytest.param(
+            r"\bnot (going to )?work\b", (("work",), ("not ",)), id="optional-group-splits"
+        ),
+        pytest.param(
+            r"(sounds|looks) (good|fine)",
+            (
+                ("looks", "sounds"),
+                ("fine", "good"),
+                ("looks fine", "looks good", "sounds fine", "sounds good"),
+            ),
+            id="alternations",
+        ),
+        pytest.param(r"\b(need|needs)\b", (("need",),), id="contained-strings-merge"),
+        pytest.param(r"\band you\s*\?", (("and you",), ("?",)), id="punctuation-kept"),
+        pytest.param(r"(ab)+c", (("ab",),), id="repeat-at-least-once"),
+        pytest.param(r"(ab)*", (), id="repeat-maybe-never"),
+        pytest.param(r"a|\w+", (), id="alternative-without-words"),
+        pytest.param(r"\w+ [a-z]", (), id="classes"),
+        pytest.param("(?i)hello", (), id="global-flag"),
+        pytest.param("(?i:hello) there", (), id="scoped-flag"),
+        pytest.param(r"(hello){e<=1}", (), id="regex-fuzzy-syntax"),
+        pytest.param(r"[[:alpha:]]+ing", (), id="posix-class"),
+        pytest.param(r"\p{Lu}ello", (), id="regex-only-escape"),
+        pytest.param("", (), id="empty"),
+    ],
+)
+def test_required_literals(pattern: str, required: tuple[tuple[str, ...], ...]) -> None:
+    assert required_literals(pattern) == required
+
+
+def test_case_folded_patterns_keep_ascii_words_only() -> None:
+    assert required_literals("caf\u00e9 (now|then)", ascii_only=True) == (("now", "then"),)
+    assert ("caf\u00e9 ",) in required_literals("caf\u00e9 (now|then)")
+
+
+def _rule_by_rule(rules: RuleSet, tag: str, tokens: list[str], text: str) -> bool:
+    return any(rule.matches(tokens, text) for rule in rules.by_tag[tag])
+
+
+def _agrees(rules: RuleSet, text: str) -> None:
+    tokens = text.split()
+    wanted = list(rules.by_tag)
+    expected = [tag for tag in wanted if _rule_by_rule(rules, tag, tokens, text)]
+    assert rules.tags(wanted, tokens, text) == expected, text
+    assert [t for t in wanted if rules.has(t, tokens, text)] == expected, text
+
+
+@pytest.mark.parametrize("name", list(SHIPPED))
+def test_matcher_agrees_with_the_rules_on_their_examples(name: str) -> None:
+    rules = SHIPPED[name]
+    for rule in rules.rules:
+        for text in (*rule.examples, *rule.counterexamples):
+            for variant in (text, text.lower(), text.upper()):
+                _agrees(rules, variant)
+
+
+def _pieces() -> list[str]:
+    """Words of the shipped patterns' requirements, to build texts that come close."""
+    words = {"?", ".", "!", ",", "you", "i", "we"}
+    for rules in SHIPPED.values():
+        for rule in rules.rules:
+            if rule.match.startswith("text-"):
+                for value in rule.values:
+                    for need in required_literals(value):
+                        words.update(need)
+    return sorted(words)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_pieces()), max_size=12), st.sampled_from(list(SHIPPED)))
+def test_matcher_agrees_with_the_rules_on_near_misses(words: list[str], name: str) -> None:
+    text = " ".join(words)
+    _agrees(SHIPPED[name], text)
+    _agrees(SHIPPED[name], text.upper())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="abcnotwrk ?.!{}", max_size=20))
+def test_a_required_word_is_in_every_match(text: str) -> None:
+    for pattern in (r"\bnot (going to )?work\b", r"(ab)+c", r"\ba[bc]*\b \?", "no{1,2}t"):
+        needs = required_literals(pattern)
+        if regex.search(pattern, text, FLAGS):
+            assert all(any(word in text for word in need) for need in needs), pattern
