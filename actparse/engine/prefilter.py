@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["required_literals"]
+__all__ = ["NeedIndex", "required_literals"]
 
 #: A set of strings a part of a pattern matches exactly grows by concatenation; past this
 #: size the part is cut into shorter runs.
@@ -191,3 +191,79 @@ class _Analyzer:
         # Any character, classes, back references, lookarounds, conditionals: no
         # requirement, and the parts around them are not adjacent.
         return None, []
+
+
+#: The chunk cache of a :class:`NeedIndex` starts again past this many entries: a bound
+#: on memory (a corpus' vocabulary stays well below it).
+_CHUNK_CACHE_SIZE = 1 << 16
+
+
+def _piece(word: str) -> str:
+    """The longest stretch of ``word`` without whitespace: a text holding ``word`` holds
+    it within one of its whitespace-separated chunks."""
+    return max(word.split(), key=len, default="")
+
+
+class NeedIndex:
+    """Which of many guarded patterns a text can match, from its ~20 chunks.
+
+    Testing every pattern's needs on every text (substring tests per pattern) costs
+    about what the prefilter saves once there are a hundred patterns. Here each pattern
+    is filed under one of its groups of needs (:func:`required_literals`, as the caller
+    compares them: lowercased for a pattern that ignores case), each word of it cut to
+    its longest stretch without whitespace. Such a stretch lies inside one
+    whitespace-separated chunk of any text that holds the word, so a pattern none of
+    whose stretches is in any chunk of a text cannot match it: :meth:`candidates` is a
+    superset of the patterns that can, found with one cached lookup per chunk. Callers
+    still test the full needs of a candidate before searching.
+    """
+
+    def __init__(self, patterns: Sequence[tuple[tuple[tuple[str, ...], ...], bool]]) -> None:
+        """``patterns[k]``: the needs of pattern ``k`` and whether it ignores case."""
+        always: set[int] = set()
+        by_piece: dict[tuple[str, bool], set[int]] = {}
+        for k, (needs, folded) in enumerate(patterns):
+            groups = [
+                frozenset(_piece(w) for w in words)
+                for words in needs
+                if words and all(_piece(w) for w in words)
+            ]
+            if not groups:
+                always.add(k)  # nothing to file it under: always a candidate
+                continue
+            # The group whose shortest stretch is longest: the fewest texts hold it.
+            best = max(groups, key=lambda g: (min(map(len, g)), -len(g), sorted(g)))
+            for piece in best:
+                by_piece.setdefault((piece, folded), set()).add(k)
+        #: Patterns that are candidates for every text.
+        self.always: frozenset[int] = frozenset(always)
+        self._pieces = tuple(
+            (piece, folded, frozenset(ids)) for (piece, folded), ids in sorted(by_piece.items())
+        )
+        self._cache: dict[str, frozenset[int]] = {}
+
+    def _chunk(self, chunk: str) -> frozenset[int]:
+        """The patterns filed under a stretch that ``chunk`` holds (cached)."""
+        # Python 2's ASCII case folding, as the matcher lowercases the whole text.
+        lowered = chunk.lower() if chunk.isascii() else chunk.translate(_ASCII_LOWER)
+        found: set[int] = set()
+        for piece, folded, ids in self._pieces:
+            if piece in (lowered if folded else chunk):
+                found |= ids
+        if len(self._cache) >= _CHUNK_CACHE_SIZE:
+            self._cache.clear()
+        result = self._cache[chunk] = frozenset(found)
+        return result
+
+    def candidates(self, text: str) -> frozenset[int]:
+        """The patterns that may match ``text`` (a superset of those that do)."""
+        get = self._cache.get
+        chunks = text.split()
+        cached = [get(chunk) for chunk in chunks]
+        if None in cached:  # a chunk seen first: work it out once
+            found = [self._chunk(c) if ids is None else ids for c, ids in zip(chunks, cached)]
+            return self.always.union(*found)
+        return self.always.union(*cached)  # type: ignore[arg-type]
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")

@@ -18,7 +18,7 @@ from typing import Any
 import regex
 
 from actparse.engine.guard import timeout_for
-from actparse.engine.prefilter import required_literals
+from actparse.engine.prefilter import NeedIndex, required_literals
 from actparse.engine.rulefiles import RuleError, check_keys, load_file, string_list, where
 
 __all__ = ["MATCH_KINDS", "Rule", "RuleSet", "literal_alternatives", "load_rules", "parse_rules"]
@@ -175,10 +175,12 @@ class _TagMatcher:
 
     __slots__ = (
         "any_token",
+        "first_id",
         "first_token",
         "folded_literals",
         "folds",
         "guarded",
+        "ids",
         "last_token",
         "literals",
         "searches",
@@ -222,10 +224,20 @@ class _TagMatcher:
         self.literals = tuple(literals)
         self.folded_literals = tuple(folded)
         self.guarded = tuple(guarded)
+        #: The ids of the guarded patterns in the rule set's :class:`NeedIndex`
+        #: (``first_id + k`` for ``guarded[k]``), given by :meth:`number`.
+        self.first_id = 0
+        self.ids: frozenset[int] = frozenset(range(len(guarded)))
         #: Whether matching needs the case-folded text.
         self.folds = bool(folded) or any(ignore_case for _, ignore_case, _ in guarded)
         self.searches = tuple(searches)
         self.wholes = tuple(wholes)
+
+    def number(self, first_id: int) -> int:
+        """Give the guarded patterns the ids from ``first_id`` on; the next free id."""
+        self.first_id = first_id
+        self.ids = frozenset(range(first_id, first_id + len(self.guarded)))
+        return first_id + len(self.guarded)
 
     @property
     def has_text_rules(self) -> bool:
@@ -241,8 +253,15 @@ class _TagMatcher:
             return True
         return self.text_matches(text, timeout_for(text))
 
-    def text_matches(self, text: str, timeout: float | None) -> bool:
-        """Whether a text rule of the tag matches the raw message."""
+    def text_matches(
+        self, text: str, timeout: float | None, candidates: frozenset[int] | None = None
+    ) -> bool:
+        """Whether a text rule of the tag matches the raw message.
+
+        ``candidates``: the ids (:meth:`number`) of the guarded patterns that may match
+        the text (:meth:`NeedIndex.candidates`); the others are not tried. ``None``: try
+        them all.
+        """
         for literal in self.literals:
             if literal in text:
                 return True
@@ -253,7 +272,13 @@ class _TagMatcher:
             for literal in self.folded_literals:
                 if literal in lowered:
                     return True
-        for needs, ignore_case, pattern in self.guarded:
+        guarded: Iterable[_Guarded] = self.guarded
+        if candidates is not None:
+            # Only the tag's candidates, in the rules' order (as a timeout would show).
+            mine = self.ids.intersection(candidates)
+            first = self.first_id
+            guarded = [self.guarded[k - first] for k in sorted(mine)] if mine else ()
+        for needs, ignore_case, pattern in guarded:
             if _lacks(lowered if ignore_case else text, needs):
                 continue  # it cannot match this text
             if pattern.search(text, timeout=timeout) if timeout else pattern.search(text):
@@ -298,6 +323,14 @@ class RuleSet:
                     index.setdefault(word, set()).add(tag)
         self._any_words = frozenset(self._by_any)
         self._text_tags = frozenset(tag for tag, m in self._matchers.items() if m.has_text_rules)
+        # Every tag's guarded patterns in one index: a message finds the few it may match
+        # from its chunks instead of testing each pattern's words.
+        next_id = 0
+        needs: list[tuple[tuple[tuple[str, ...], ...], bool]] = []
+        for m in self._matchers.values():
+            next_id = m.number(next_id)
+            needs.extend((need, ignore_case) for need, ignore_case, _ in m.guarded)
+        self._index = NeedIndex(needs) if needs else None
 
     def has(self, tag: str, tokens: Sequence[str], text: str) -> bool:
         """Whether ``tag`` holds for the message."""
@@ -316,10 +349,12 @@ class RuleSet:
             for word in self._any_words.intersection(tokens):
                 hits.update(self._by_any[word])
         timeout = timeout_for(text)
+        candidates = self._index.candidates(text) if self._index is not None else None
         found = []
         for tag in wanted:
             if tag in hits or (
-                tag in self._text_tags and self._matchers[tag].text_matches(text, timeout)
+                tag in self._text_tags
+                and self._matchers[tag].text_matches(text, timeout, candidates)
             ):
                 found.append(tag)
         return found

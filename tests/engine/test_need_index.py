@@ -1,0 +1,69 @@
+"""The index of guarded patterns by the words they need (:class:`NeedIndex`): every
+pattern that matches a text is among its candidates, and the chunk cache stays bounded."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from actparse.engine import prefilter
+from actparse.engine.prefilter import NeedIndex
+from actparse.engine.rulefiles import shipped
+from actparse.engine.tags import load_rules
+
+WORDS = ["not", "work", "works", "good", "Deal", "no", "NO", "?", "thank", "you", "bye"]
+WORDS += ["food", "water", "kids", "FIRE", "camping", "sorry", "well", "i", "a"]
+SHIPPED = {name: load_rules(shipped(name, "tags.yaml")) for name in ("dealornodeal", "casino")}
+
+
+def _guarded(name: str) -> list[tuple[tuple[tuple[str, ...], ...], bool, object]]:
+    """The guarded patterns of a shipped rule set, in the order of their ids."""
+    matchers = SHIPPED[name]._matchers  # the index is what is tested
+    return [g for m in matchers.values() for g in m.guarded]
+
+
+def test_candidates_are_the_patterns_whose_words_a_chunk_holds() -> None:
+    index = NeedIndex(
+        [
+            ((("not ",), ("work",)), False),  # filed under "work" (the longer stretch)
+            ((("have a good day", "bye"),), False),  # "have a good day" -> "have"
+            ((("sorry",),), True),  # ignores case: compared with the lowercased text
+            (((" ",),), False),  # nothing but whitespace: a candidate for every text
+        ]
+    )
+    assert index.candidates("that does not work") == {0, 3}
+    assert index.candidates("i have to go, bye!") == {1, 3}
+    assert index.candidates("SORRY about that") == {2, 3}
+    assert index.candidates("Sorry") == {2, 3}
+    assert index.candidates("") == {3}
+    # A candidate need not match: the caller still tests the needs and the pattern.
+    assert 0 in index.candidates("homework")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(WORDS),
+        max_size=12,
+    ),
+    st.sampled_from([" ", "  ", "\t", "\u00a0", "\u2028", ""]),
+    st.sampled_from(list(SHIPPED)),
+)
+def test_every_matching_pattern_is_a_candidate(words: list[str], sep: str, name: str) -> None:
+    text = sep.join(words)
+    guarded = _guarded(name)
+    index = NeedIndex([(needs, ignore_case) for needs, ignore_case, _ in guarded])
+    candidates = index.candidates(text)
+    for k, (_needs, _ignore_case, pattern) in enumerate(guarded):
+        if pattern.search(text):  # type: ignore[attr-defined]
+            assert k in candidates, (text, pattern)
+
+
+def test_the_chunk_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(prefilter, "_CHUNK_CACHE_SIZE", 4)
+    index = NeedIndex([((("deal",),), False), ((("food",),), True)])
+    texts = [f"word{k} deal FOOD other{k}" for k in range(10)]
+    for text in texts * 2:
+        assert index.candidates(text) == {0, 1}
+        assert len(index._cache) <= 4
