@@ -52,22 +52,53 @@ def _expand(token: str, lexicon: SplitLexicon) -> Iterable[str]:
 def tokenize(text: str, lexicon: SplitLexicon) -> tuple[str, ...]:
     """The normalised tokens of a message: lowercase, contractions expanded, phrases joined."""
     raw = _TOKEN.findall(text.lower().translate(_APOSTROPHES))
+    expansions = _expansions(lexicon)
     tokens: list[str] = []
     for token in raw:
-        if token.isspace():
-            continue  # separators the pattern's ASCII \s does not cover
-        clitic = _CLITICS.get(token)
-        if clitic is not None and token != "s" and _stray_apostrophe(tokens):
-            # "i ; ll take", "i ; 'd like": a clitic cut off by a mistyped apostrophe.
-            while tokens[-1] in _STRAY:
-                tokens.pop()
-            tokens.append(clitic)
-            continue
-        tokens.extend(_expand(token, lexicon))
+        if token in _CLITICS:
+            clitic = _CLITICS[token]
+            if token != "s" and _stray_apostrophe(tokens):
+                # "i ; ll take", "i ; 'd like": a clitic cut off by a mistyped apostrophe.
+                while tokens[-1] in _STRAY:
+                    tokens.pop()
+                tokens.append(clitic)
+                continue
+        parts = expansions.get(token)
+        if parts is not None:
+            tokens.extend(parts)
+        elif "'" in token:
+            tokens.extend(_expand(token, lexicon))
+        elif not token.isspace():  # separators the pattern's ASCII \s does not cover
+            tokens.append(token)  # most words: _expand would give the word itself
     typos = _typos(lexicon)
-    if typos:
+    if typos and not typos.keys().isdisjoint(tokens):
         tokens = [part for t in tokens for part in typos.get(t, (t,))]
     return _join_phrases(tokens, lexicon.phrases)
+
+
+#: The expansions of each lexicon (by identity, as the typo tables).
+_EXPANSION_TABLES: dict[int, tuple[SplitLexicon, dict[str, tuple[str, ...]]]] = {}
+
+
+def _expansions(lexicon: SplitLexicon) -> dict[str, tuple[str, ...]]:
+    """What :func:`_expand` makes of every word without an apostrophe that it changes
+    (contractions, "couldnt", "wouldent"), built once per lexicon: the per-token work of
+    tokenizing is then one lookup. Whitespace tokens are not in it (they are dropped)."""
+    cached = _EXPANSION_TABLES.get(id(lexicon))
+    if cached is not None and cached[0] is lexicon:
+        return cached[1]
+    candidates = {key for key in lexicon.contractions if "'" not in key}
+    for stem in lexicon.words["negatable"]:
+        candidates.update((stem + "nt", stem + "ent"))
+    table = {}
+    for token in sorted(candidates):
+        if "'" in token or token.isspace():
+            continue
+        parts = tuple(_expand(token, lexicon))
+        if parts != (token,):
+            table[token] = parts
+    _EXPANSION_TABLES[id(lexicon)] = (lexicon, table)
+    return table
 
 
 #: The typo table of each lexicon (by identity: lexicons load once and are immutable).
@@ -139,6 +170,8 @@ def _join_phrases(
     tokens: Sequence[str], phrases: Mapping[str, tuple[tuple[tuple[str, ...], str], ...]]
 ) -> tuple[str, ...]:
     """Replace every phrase of the table by its token, the longest match first."""
+    if phrases.keys().isdisjoint(tokens):
+        return tuple(tokens)  # no phrase can start anywhere
     out: list[str] = []
     i = 0
     n = len(tokens)
