@@ -32,6 +32,7 @@ from actparse.corpora.splits.dialogue import (
     SplitDialogueParser,
 )
 from actparse.corpora.splits.evaluate import SplitReport
+from actparse.corpora.splits.views import ViewMemo
 from actparse.engine.decisions import DecisionList, IntentRule
 from actparse.io.records import Record
 from actparse.models import Act, Dialogue, Item, ItemSplit, Party, Turn
@@ -221,6 +222,17 @@ class DealOrNoDealParser(SplitDialogueParser):
     rule_tags = RULE_TAGS
     intent_rules = INTENT_RULES
     refusal_intents = frozenset({"disagree"})
+    #: How many dialogues the parser remembers to mirror for their other view (0: none).
+    view_memo_size = 2
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._views = ViewMemo(self.view_memo_size)
+
+    def parse(self, dialogue: Dialogue) -> list[Act]:
+        """One act per turn; the second view of a dialogue gets the first one's acts,
+        mirrored (:mod:`~actparse.corpora.splits.views`: the same as parsing it)."""
+        return self._views.parse(dialogue, super().parse)
 
     def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:
         """The ``select`` act of the selection turn (with the agreed split, if any)."""
