@@ -142,9 +142,10 @@ def assign_sides(
         if i <= skip_until:
             continue
         prev = tokens[i - 1] if i > 0 else "."
-        if lexicon.has("reason", tok):
+        word = classes[i]
+        if "reason" in word:
             giving_reasons = True
-        elif lexicon.has("sentence_end", tok):
+        elif "sentence_end" in word:
             giving_reasons = False
         mention = by_start.get(i)
         if mention is not None:
@@ -170,7 +171,6 @@ def assign_sides(
                     mention.both = True
             skip_until = mention.end
             continue
-        word = classes[i]
         before = classes[i - 1] if i > 0 else start_classes
         after = classes[i + 1]
         if "sentence_end" in word:
