@@ -331,6 +331,12 @@ class RuleSet:
             next_id = m.number(next_id)
             needs.extend((need, ignore_case) for need, ignore_case, _ in m.guarded)
         self._index = NeedIndex(needs) if needs else None
+        #: Tags whose text rules are all guarded patterns: no candidate, no match.
+        self._guarded_only = frozenset(
+            tag
+            for tag, m in self._matchers.items()
+            if m.guarded and not (m.literals or m.folded_literals or m.searches or m.wholes)
+        )
 
     def has(self, tag: str, tokens: Sequence[str], text: str) -> bool:
         """Whether ``tag`` holds for the message."""
@@ -352,10 +358,19 @@ class RuleSet:
         candidates = self._index.candidates(text) if self._index is not None else None
         found = []
         for tag in wanted:
-            if tag in hits or (
-                tag in self._text_tags
-                and self._matchers[tag].text_matches(text, timeout, candidates)
+            if tag in hits:
+                found.append(tag)
+                continue
+            if tag not in self._text_tags:
+                continue
+            matcher = self._matchers[tag]
+            if (
+                candidates is not None
+                and tag in self._guarded_only
+                and matcher.ids.isdisjoint(candidates)
             ):
+                continue  # none of its patterns can match the text: spare the call
+            if matcher.text_matches(text, timeout, candidates):
                 found.append(tag)
         return found
 
