@@ -1,0 +1,85 @@
+"""The split tokenizer's expansion table (one lookup per word) gives what expanding
+each word does, and words it leaves out expand to themselves."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from actparse.corpora.splits import tokens as split_tokens
+from actparse.corpora.splits.lexicon import SplitLexicon, load_split_lexicon
+from actparse.corpora.splits.tokens import _expand, _expansions, tokenize
+
+CORPORA = ("dealornodeal", "casino")
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_the_table_holds_what_expanding_gives(corpus: str) -> None:
+    lexicon = load_split_lexicon(corpus)
+    table = _expansions(lexicon)
+    assert table["couldnt"] == ("could", "not")
+    for word, parts in table.items():
+        assert parts == tuple(_expand(word, lexicon)) != (word,)
+        assert "'" not in word and not word.isspace()
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_words_left_out_expand_to_themselves(corpus: str) -> None:
+    lexicon = load_split_lexicon(corpus)
+    table = _expansions(lexicon)
+    words = set(lexicon.contractions) | set(lexicon.item_words) | set(lexicon.numbers)
+    for members in lexicon.words.values():
+        words |= members
+    words |= {w + suffix for w in set(words) for suffix in ("nt", "ent", "t", "s")}
+    for word in words:
+        if "'" not in word and word not in table:
+            assert tuple(_expand(word, lexicon)) == (word,), word
+
+
+def _reference(text: str, lexicon: SplitLexicon) -> tuple[str, ...]:
+    """Tokenizing word by word with no table and no shortcut (as before the table)."""
+    m = split_tokens
+    out: list[str] = []
+    for token in m._TOKEN.findall(text.lower().translate(m._APOSTROPHES)):
+        if token.isspace():
+            continue
+        clitic = m._CLITICS.get(token)
+        if clitic is not None and token != "s" and m._stray_apostrophe(out):
+            while out[-1] in m._STRAY:
+                out.pop()
+            out.append(clitic)
+            continue
+        out.extend(_expand(token, lexicon))
+    typos = m._typos(lexicon)
+    out = [part for t in out for part in typos.get(t, (t,))]
+    joined: list[str] = []
+    i = 0
+    while i < len(out):
+        for words, replacement in lexicon.phrases.get(out[i], ()):
+            if tuple(out[i : i + len(words)]) == words:
+                joined.append(replacement)
+                i += len(words)
+                break
+        else:
+            joined.append(out[i])
+            i += 1
+    return tuple(joined)
+
+
+WORDS = ["couldnt", "wouldent", "cant", "dont", "i'll", "i", "ll", "d", "s", ";", "'", "the"]
+WORDS += ["ball", "baall", "theball", "everything", "else", "in", "exchange", "for", "x\u2028"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(WORDS), max_size=12),
+    st.sampled_from([" ", "", " ; "]),
+    st.sampled_from(CORPORA),
+)
+def test_tokens_are_those_of_tokenizing_word_by_word(
+    words: list[str], sep: str, corpus: str
+) -> None:
+    lexicon = load_split_lexicon(corpus)
+    text = sep.join(words)
+    assert tokenize(text, lexicon) == _reference(text, lexicon)
