@@ -300,6 +300,8 @@ def drop_or_sentences(
     Or you get 2 ...": a sentence inside a message that opens with "or" offers an
     alternative to what came before (the message's own offer, or the deal on the table
     it answers); the earlier offer stands. A message that opens with "or" is an offer."""
+    if "or" not in tokens:
+        return  # most messages: only an "or" makes an alternative
     alternative = False
     start = True
     by_start = {m.start: m for m in mentions}
