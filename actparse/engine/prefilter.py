@@ -208,13 +208,14 @@ class NeedIndex:
     """Which of many guarded patterns a text can match, from its ~20 chunks.
 
     Testing every pattern's needs on every text (substring tests per pattern) costs
-    about what the prefilter saves once there are a hundred patterns. Here each pattern
-    is filed under one of its groups of needs (:func:`required_literals`, as the caller
-    compares them: lowercased for a pattern that ignores case), each word of it cut to
+    about what the prefilter saves once there are a hundred patterns. Here every group
+    of a pattern's needs (:func:`required_literals`, as the caller compares them:
+    lowercased for a pattern that ignores case) is filed under its words, each cut to
     its longest stretch without whitespace. Such a stretch lies inside one
-    whitespace-separated chunk of any text that holds the word, so a pattern none of
-    whose stretches is in any chunk of a text cannot match it: :meth:`candidates` is a
-    superset of the patterns that can, found with one cached lookup per chunk. Callers
+    whitespace-separated chunk of any text that holds the word, so a pattern with a
+    group none of whose stretches is in any chunk of a text cannot match it:
+    :meth:`candidates` is a superset of the patterns that can, found with one cached
+    lookup per chunk and a set test per pattern its most selective group names. Callers
     still test the full needs of a candidate before searching.
     """
 
@@ -222,6 +223,10 @@ class NeedIndex:
         """``patterns[k]``: the needs of pattern ``k`` and whether it ignores case."""
         always: set[int] = set()
         by_piece: dict[tuple[str, bool], set[int]] = {}
+        #: Per group id: the pattern it is the most selective group of, if any.
+        primary: dict[int, int] = {}
+        groups_of: dict[int, frozenset[int]] = {}
+        next_group = 0
         for k, (needs, folded) in enumerate(patterns):
             groups = [
                 frozenset(_piece(w) for w in words)
@@ -231,19 +236,27 @@ class NeedIndex:
             if not groups:
                 always.add(k)  # nothing to file it under: always a candidate
                 continue
+            ids = range(next_group, next_group + len(groups))
+            next_group += len(groups)
+            for gid, group in zip(ids, groups):
+                for piece in group:
+                    by_piece.setdefault((piece, folded), set()).add(gid)
             # The group whose shortest stretch is longest: the fewest texts hold it.
-            best = max(groups, key=lambda g: (min(map(len, g)), -len(g), sorted(g)))
-            for piece in best:
-                by_piece.setdefault((piece, folded), set()).add(k)
+            best = max(zip(ids, groups), key=lambda g: (min(map(len, g[1])), -len(g[1])))
+            primary[best[0]] = k
+            groups_of[k] = frozenset(ids)
         #: Patterns that are candidates for every text.
         self.always: frozenset[int] = frozenset(always)
         self._pieces = tuple(
             (piece, folded, frozenset(ids)) for (piece, folded), ids in sorted(by_piece.items())
         )
+        self._primary = primary
+        self._groups_of = groups_of
+        #: The group ids filed under a stretch each chunk holds.
         self._cache: dict[str, frozenset[int]] = {}
 
     def _chunk(self, chunk: str) -> frozenset[int]:
-        """The patterns filed under a stretch that ``chunk`` holds (cached)."""
+        """The groups filed under a stretch that ``chunk`` holds (cached)."""
         # Python 2's ASCII case folding, as the matcher lowercases the whole text.
         lowered = chunk.lower() if chunk.isascii() else chunk.translate(_ASCII_LOWER)
         found: set[int] = set()
@@ -261,9 +274,12 @@ class NeedIndex:
         chunks = text.split()
         cached = [get(chunk) for chunk in chunks]
         if None in cached:  # a chunk seen first: work it out once
-            found = [self._chunk(c) if ids is None else ids for c, ids in zip(chunks, cached)]
-            return self.always.union(*found)
-        return self.always.union(*cached)  # type: ignore[arg-type]
+            cached = [self._chunk(c) if ids is None else ids for c, ids in zip(chunks, cached)]
+        found: frozenset[int] = frozenset().union(*cached)  # type: ignore[arg-type]
+        primary, groups_of = self._primary, self._groups_of
+        # A pattern whose most selective group is in the text, and then all its groups.
+        hits = [primary[gid] for gid in found if gid in primary]
+        return self.always.union([k for k in hits if groups_of[k] <= found])
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")

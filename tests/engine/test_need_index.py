@@ -26,7 +26,7 @@ def _guarded(name: str) -> list[tuple[tuple[tuple[str, ...], ...], bool, object]
 def test_candidates_are_the_patterns_whose_words_a_chunk_holds() -> None:
     index = NeedIndex(
         [
-            ((("not ",), ("work",)), False),  # filed under "work" (the longer stretch)
+            ((("not ",), ("work",)), False),  # both needed: "not" and "work"
             ((("have a good day", "bye"),), False),  # "have a good day" -> "have"
             ((("sorry",),), True),  # ignores case: compared with the lowercased text
             (((" ",),), False),  # nothing but whitespace: a candidate for every text
@@ -37,8 +37,9 @@ def test_candidates_are_the_patterns_whose_words_a_chunk_holds() -> None:
     assert index.candidates("SORRY about that") == {2, 3}
     assert index.candidates("Sorry") == {2, 3}
     assert index.candidates("") == {3}
+    assert 0 not in index.candidates("homework")  # no "not"
     # A candidate need not match: the caller still tests the needs and the pattern.
-    assert 0 in index.candidates("homework")
+    assert 0 in index.candidates("homework is not fun")
 
 
 @settings(max_examples=300, deadline=None)
