@@ -579,6 +579,15 @@ def test_casino_golden(text: str, totals: tuple[int, ...], expected: Counts | No
         ),
         pytest.param("the balll", ("the", "ball"), id="typo-letter-twice"),
         pytest.param("youcan have it", ("you", "can", "have", "it"), id="typo-glued-person"),
+        pytest.param(
+            "i'll take the bsall", ("i", "will", "take", "the", "ball"), id="typo-stray-key"
+        ),
+        # a stray letter from a key far from its neighbours', or inside "hat", is no typo
+        pytest.param(
+            "the brook and the heat",
+            ("the", "brook", "and", "the", "heat"),
+            id="typo-stray-far-key",
+        ),
         # ... but never another word ("that", "at", "all" stay themselves)
         pytest.param(
             "that is all at once", ("that", "is", "all", "at", "once"), id="typo-real-words"
