@@ -270,9 +270,7 @@ def fill_elliptic_lists(
     for m in mentions:
         if m.side is not None:
             if m.kind != "bare":
-                # "i don't need a ball . so just two books": a list after a refused
-                # item is the subject's, not the side the refusal gave it to.
-                previous = m.side ^ 1 if m.negated else m.side
+                previous = m.side
             continue
         if m.why in ("value", "purpose", ALTERNATIVE) or m.kind == "bare":
             continue

@@ -194,13 +194,6 @@ DOND_GOLDEN = [
     ("alternative-lists", "a hat or 2 balls and the book ?", (1, 1, 2), None),
     # ... "or" that does not join two items changes nothing.
     ("or-no-deal", "i want the hats , or no deal", (1, 2, 1), ((0, 2, 0), (1, 0, 1))),
-    # list-after-refusal: a list after a refused item is the writer's.
-    (
-        "list-after-refusal",
-        "i don't need a ball . so just two books .",
-        (3, 2, 1),
-        ((2, 0, 0), (1, 2, 1)),
-    ),
     # works-for-you: "would X work for you?" offers X to the reader.
     ("works-for-you", "would 2 balls and a hat work for you ?", (1, 2, 2), ((1, 1, 0), (0, 1, 2))),
     # do-list-opposite-other-claims: "i can do X" takes X when the reader gets the rest
@@ -251,6 +244,14 @@ DOND_MISSES = [
         ((1, 0, 4), (0, 1, 0)),
     ),
     ("typo-cani", "cani have a book and the balls ?", (2, 1, 2), ((1, 0, 2), (1, 1, 0))),
+    # A list after a refused item is the writer's: the rule for it (list-after-refusal)
+    # changed no final split on either half of dev nor on val.txt, so it went.
+    (
+        "list-after-refusal",
+        "i don't need a ball . so just two books .",
+        (3, 2, 1),
+        ((2, 0, 0), (1, 2, 1)),
+    ),
     (
         "pronoun-them",
         "i'll let you have them . . i'll just take the rest",
