@@ -20,6 +20,7 @@ from actparse.corpora.splits.relations import (
     apply_exceptions,
     apply_exchanges,
     claim_backwards,
+    claim_only_things,
     drop_alternatives,
     drop_or_sentences,
     drop_value_statements,
@@ -114,7 +115,8 @@ def assign_sides(
     :mod:`~actparse.corpora.splits.relations`, a benefit phrase after it
     (:func:`claim_backwards`); "everything but X" (:func:`apply_exceptions`); exchanges
     (:func:`apply_exchanges`); statements of worth leave their mentions unassigned
-    (:func:`drop_value_statements`), and so do alternatives ("the book or a hat",
+    (:func:`drop_value_statements`), unless they name the writer's only interest
+    (:func:`claim_only_things`), and so do alternatives ("the book or a hat",
     :func:`drop_alternatives`); an item list with no person before it in its
     sentence is about ``default_side`` (:func:`fill_elliptic_lists`); a sentence inside
     the message that opens with "or" is an alternative and claims nothing
@@ -337,6 +339,7 @@ def assign_sides(
     apply_exceptions(tokens, mentions, lexicon)
     apply_exchanges(tokens, mentions, lexicon)
     drop_value_statements(tokens, mentions, lexicon)
+    claim_only_things(tokens, mentions, lexicon)
     drop_alternatives(tokens, mentions, lexicon)
     settle_modal_offers(mentions)
     fill_elliptic_lists(tokens, mentions, lexicon, default_side)

@@ -194,6 +194,19 @@ DOND_GOLDEN = [
     ("alternative-lists", "a hat or 2 balls and the book ?", (1, 1, 2), None),
     # ... "or" that does not join two items changes nothing.
     ("or-no-deal", "i want the hats , or no deal", (1, 2, 1), ((0, 2, 0), (1, 0, 1))),
+    # only-thing-claims: items named as the writer's only interest are claimed.
+    (
+        "only-thing-claims",
+        "the book is the only thing i'm interested in .",
+        (1, 3, 1),
+        ((1, 0, 0), (0, 3, 1)),
+    ),
+    (
+        "only-thing-of-value-to-me",
+        "the hats are the only thing of value to me",
+        (1, 2, 2),
+        ((0, 2, 0), (1, 0, 2)),
+    ),
     # works-for-you: "would X work for you?" offers X to the reader.
     ("works-for-you", "would 2 balls and a hat work for you ?", (1, 2, 2), ((1, 1, 0), (0, 1, 2))),
     # do-list-opposite-other-claims: "i can do X" takes X when the reader gets the rest
