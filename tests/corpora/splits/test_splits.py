@@ -782,14 +782,6 @@ DOND_ON_THE_TABLE = [
         ((1, 1, 2), (2, 0, 0)),
         ((0, 1, 2), (3, 0, 0)),
     ),
-    # ... and so does a condition on its own.
-    (
-        "condition-keeps-the-table",
-        "as long as i keep the ball",
-        (2, 2, 1),
-        ((0, 2, 0), (2, 0, 1)),
-        ((0, 2, 1), (2, 0, 0)),
-    ),
     (
         "consequence-keeps-the-table",
         "ok , but then i get both books",
@@ -815,6 +807,19 @@ DOND_ON_THE_TABLE = [
 ]
 
 
+DOND_ON_THE_TABLE_MISSES = [
+    # A condition on its own continuing the deal on the table: the rule for it changed
+    # parses on one half of dev only (the dialogue it was written for), so it went.
+    (
+        "condition-keeps-the-table",
+        "as long as i keep the ball",
+        (2, 2, 1),
+        ((0, 2, 0), (2, 0, 1)),
+        ((0, 2, 1), (2, 0, 0)),
+    ),
+]
+
+
 def test_a_verb_of_wanting_after_a_comma_is_the_writers() -> None:
     # dropped-subject: not the side the talk was about (the reader's here)
     parsed = parse_split("sorry , need the hat and 2 books", DOND, (3, 1, 2), default_side=OTHER)
@@ -823,7 +828,11 @@ def test_a_verb_of_wanting_after_a_comma_is_the_writers() -> None:
 
 @pytest.mark.parametrize(
     ("text", "totals", "running", "expected"),
-    [pytest.param(*row[1:], id=row[0]) for row in DOND_ON_THE_TABLE],
+    [pytest.param(*row[1:], id=row[0]) for row in DOND_ON_THE_TABLE]
+    + [
+        pytest.param(*row[1:], id=row[0], marks=pytest.mark.xfail(strict=True, reason="known miss"))
+        for row in DOND_ON_THE_TABLE_MISSES
+    ],
 )
 def test_dealornodeal_against_the_table(
     text: str, totals: tuple[int, ...], running: Counts, expected: Counts
