@@ -276,12 +276,8 @@ def assign_sides(
         ):
             nxt = tokens[i + 1] if i + 1 < n else ""
             if person(nxt, lexicon, subject=False) is None:
-                before = tokens[i - 2] if negated and i > 1 else prev
-                if tok.endswith("ing") and (
-                    clause.side is None or lexicon.has("boundary", before) or i == 0
-                ):
-                    # "giving 1 food and 1 water", "..., not parting with the hat": the
-                    # writer gives, whoever the clause before was about.
+                if clause.side is None and tok.endswith("ing"):
+                    # "giving 1 food and 1 water": the writer gives.
                     clause.set(SELF, "gerund")
                 elif clause.side is None or _opens_clause(tokens, i, lexicon):
                     # "give the books": a bare imperative hands them from the reader.
@@ -294,21 +290,7 @@ def assign_sides(
             clause.verb = True
             continue
         if lexicon.has("imperative", tok) or lexicon.has("possess", tok):
-            after_aux = prev in ("will", "would", "shall") and i > 0
-            if clause.side is None and (
-                (nxt == "to" and _opens_clause(tokens, i, lexicon))
-                or (
-                    after_aux
-                    and (
-                        _opens_clause(tokens, i - 1, lexicon)
-                        or lexicon.has("boundary", tokens[i - 2] if i > 1 else ".")
-                    )
-                )
-            ):
-                # "have to have two books", "need to get the ball", "ok , will take
-                # the balls": a need or a plan of the writer's, not an order.
-                clause.set(SELF, "dropped-subject")
-            elif lexicon.has("imperative", tok) and (
+            if lexicon.has("imperative", tok) and (
                 (clause.side is None and not clause.neutral) or _opens_clause(tokens, i, lexicon)
             ):
                 clause.set(OTHER, "imperative")

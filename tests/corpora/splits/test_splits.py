@@ -157,18 +157,6 @@ DOND_GOLDEN = [
     ("we-before-the-list", "we could split 2 hats", (1, 3, 1), None),
     # dropped-subject: a verb of wanting with no subject is the writer's ...
     ("dropped-subject", "sorry , need the hat and 2 books", (3, 1, 2), ((2, 1, 0), (1, 0, 2))),
-    (
-        "dropped-subject-have-to",
-        "have to have two books with the hat .",
-        (3, 1, 1),
-        ((2, 1, 0), (1, 0, 1)),
-    ),
-    (
-        "dropped-subject-will",
-        "alright , will take the balls .",
-        (1, 1, 2),
-        ((0, 0, 2), (1, 1, 0)),
-    ),
     ("subject-after-will", "will you take the balls ?", (1, 1, 2), ((1, 1, 0), (0, 0, 2))),
     # ... a verb of getting with no subject tells the reader to take.
     (
@@ -228,13 +216,6 @@ DOND_GOLDEN = [
     ("to-for-two", "i need to hats and a ball", (1, 3, 1), ((0, 2, 1), (1, 1, 0))),
     # ... but not before a determiner or a person.
     ("to-is-to", "i will give the hat to you", (1, 1, 1), ((1, 0, 1), (0, 1, 0))),
-    # gerund-after-comma: a giving gerund opening a clause is the writer's giving.
-    (
-        "gerund-after-comma",
-        "you can have the book and the balls , not parting with the hat .",
-        (1, 1, 2),
-        ((0, 1, 0), (1, 0, 2)),
-    ),
     # benefit-after-wins: a list between "for me" and "for you" is the latter's.
     (
         "benefit-after-wins",
@@ -257,6 +238,27 @@ DOND_MISSES = [
         ((1, 0, 4), (0, 1, 0)),
     ),
     ("typo-cani", "cani have a book and the balls ?", (2, 1, 2), ((1, 0, 2), (1, 1, 0))),
+    # "have to", "will take" with the subject left out, and a giving gerund after a
+    # comma, are the writer's: each rule for them changed parses only in the one
+    # dialogue it was written for, on one half of dev, so they went.
+    (
+        "dropped-subject-have-to",
+        "have to have two books with the hat .",
+        (3, 1, 1),
+        ((2, 1, 0), (1, 0, 1)),
+    ),
+    (
+        "dropped-subject-will",
+        "alright , will take the balls .",
+        (1, 1, 2),
+        ((0, 0, 2), (1, 1, 0)),
+    ),
+    (
+        "gerund-after-comma",
+        "you can have the book and the balls , not parting with the hat .",
+        (1, 1, 2),
+        ((0, 1, 0), (1, 0, 2)),
+    ),
     # A list after a refused item is the writer's: the rule for it (list-after-refusal)
     # changed no final split on either half of dev nor on val.txt, so it went.
     (
