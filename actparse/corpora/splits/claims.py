@@ -238,12 +238,11 @@ def parse_split(
 
 def _continues(tokens: Sequence[str], lexicon: SplitLexicon) -> bool:
     """The message opens with "and", after any interjection ("and the hat ?", "ok and i
-    get the books ?"), or is a condition on its own ("as long as i keep the book"):
-    it continues the deal on the table rather than replacing it."""
+    get the books ?"): it continues the deal on the table rather than replacing it."""
     for tok in tokens:
         if lexicon.has("interjection", tok) or tok == ",":
             continue
-        return tok in ("and", "as-long-as")
+        return tok == "and"
     return False
 
 

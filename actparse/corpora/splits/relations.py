@@ -22,6 +22,7 @@ __all__ = [
     "apply_exceptions",
     "apply_exchanges",
     "claim_backwards",
+    "claim_only_things",
     "drop_alternatives",
     "drop_or_sentences",
     "drop_value_statements",
@@ -221,6 +222,34 @@ def drop_value_statements(
             m.side, m.why = None, "value"
 
 
+def claim_only_things(
+    tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
+) -> None:
+    """ "The book is the only thing I'm interested in", "the hats are the only thing of
+    value to me": items named as the writer's only interest are the writer's claim
+    (only-thing-claims); the reader's ("the only thing you want") stay as they were."""
+    for m in mentions:
+        if m.item is None:
+            continue
+        k = m.end + 1
+        if k >= len(tokens) or tokens[k] not in ("is", "are"):
+            continue
+        k += 1
+        if k < len(tokens) and tokens[k] == "the":
+            k += 1
+        if tuple(tokens[k : k + 2]) not in (("only", "thing"), ("only", "things")):
+            continue
+        rest: list[str] = []
+        for tok in tokens[k + 2 :]:
+            if lexicon.has("sentence_end", tok):
+                break
+            rest.append(tok)
+        if any(lexicon.has("other", t) for t in rest):
+            continue
+        if any(lexicon.has("self", t) or lexicon.has("self_object", t) for t in rest):
+            m.side, m.why = SELF, "only-thing"
+
+
 def apply_exceptions(
     tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
 ) -> None:
@@ -275,9 +304,7 @@ def fill_elliptic_lists(
     for m in mentions:
         if m.side is not None:
             if m.kind != "bare":
-                # "i don't need a ball . so just two books": a list after a refused
-                # item is the subject's, not the side the refusal gave it to.
-                previous = m.side ^ 1 if m.negated else m.side
+                previous = m.side
             continue
         if m.why in ("value", ALTERNATIVE) or m.kind == "bare":
             continue

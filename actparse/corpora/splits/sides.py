@@ -20,6 +20,7 @@ from actparse.corpora.splits.relations import (
     apply_exceptions,
     apply_exchanges,
     claim_backwards,
+    claim_only_things,
     drop_alternatives,
     drop_or_sentences,
     drop_value_statements,
@@ -118,7 +119,8 @@ def assign_sides(
     :mod:`~actparse.corpora.splits.relations`, a benefit phrase after it
     (:func:`claim_backwards`); "everything but X" (:func:`apply_exceptions`); exchanges
     (:func:`apply_exchanges`); statements of worth leave their mentions unassigned
-    (:func:`drop_value_statements`), and so do alternatives ("the book or a hat",
+    (:func:`drop_value_statements`), unless they name the writer's only interest
+    (:func:`claim_only_things`), and so do alternatives ("the book or a hat",
     :func:`drop_alternatives`); an item list with no person before it in its
     sentence is about ``default_side`` (:func:`fill_elliptic_lists`); a sentence inside
     the message that opens with "or" is an alternative and claims nothing
@@ -267,12 +269,8 @@ def assign_sides(
         ):
             nxt = tokens[i + 1] if i + 1 < n else ""
             if person(nxt, lexicon, subject=False) is None:
-                gerund_prev = tokens[i - 2] if negated and i > 1 else prev
-                if tok.endswith("ing") and (
-                    clause.side is None or lexicon.has("boundary", gerund_prev) or i == 0
-                ):
-                    # "giving 1 food and 1 water", "..., not parting with the hat": the
-                    # writer gives, whoever the clause before was about.
+                if clause.side is None and tok.endswith("ing"):
+                    # "giving 1 food and 1 water": the writer gives.
                     clause.set(SELF, "gerund")
                 elif clause.side is None or _opens_clause(tokens, i, lexicon):
                     # "give the books": a bare imperative hands them from the reader.
@@ -285,21 +283,7 @@ def assign_sides(
             clause.verb = True
             continue
         if "imperative" in word or "possess" in word:
-            after_aux = prev in ("will", "would", "shall") and i > 0
-            if clause.side is None and (
-                (nxt == "to" and _opens_clause(tokens, i, lexicon))
-                or (
-                    after_aux
-                    and (
-                        _opens_clause(tokens, i - 1, lexicon)
-                        or lexicon.has("boundary", tokens[i - 2] if i > 1 else ".")
-                    )
-                )
-            ):
-                # "have to have two books", "need to get the ball", "ok , will take
-                # the balls": a need or a plan of the writer's, not an order.
-                clause.set(SELF, "dropped-subject")
-            elif "imperative" in word and (
+            if "imperative" in word and (
                 (clause.side is None and not clause.neutral) or _opens_clause(tokens, i, lexicon)
             ):
                 clause.set(OTHER, "imperative")
@@ -327,6 +311,7 @@ def assign_sides(
     apply_exceptions(tokens, mentions, lexicon)
     apply_exchanges(tokens, mentions, lexicon)
     drop_value_statements(tokens, mentions, lexicon)
+    claim_only_things(tokens, mentions, lexicon)
     drop_alternatives(tokens, mentions, lexicon)
     settle_modal_offers(mentions)
     fill_elliptic_lists(tokens, mentions, lexicon, default_side)

@@ -106,14 +106,43 @@ _TYPO_TABLES: dict[int, tuple[SplitLexicon, dict[str, tuple[str, ...]]]] = {}
 #: Words at least this long also keep their meaning with one letter left out
 #: ("everthing", "baskeball"); shorter ones would meet real words ("hat" - "at").
 _DROPPED_LETTER_MIN = 7
+#: Words at least this long keep their meaning with one stray letter typed inside them
+#: next to a neighbouring key of a letter beside it ("bsall"); "hat" would meet "heat".
+_STRAY_LETTER_MIN = 4
+#: The neighbours of each letter on a QWERTY keyboard (same row and the rows around it).
+_KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_KEY_NEIGHBOURS: dict[str, frozenset[str]] = {
+    ch: frozenset(
+        other
+        for r2, row2 in enumerate(_KEY_ROWS)
+        if abs(r2 - r) <= 1
+        for c2, other in enumerate(row2)
+        if other != ch and abs(c2 - c) <= 1
+    )
+    for r, row in enumerate(_KEY_ROWS)
+    for c, ch in enumerate(row)
+}
+
+
+def _stray_letters(word: str) -> set[str]:
+    """``word`` with one letter typed inside it whose key neighbours the key of a letter
+    beside it ("ball" -> "bsall", "bkook")."""
+    out: set[str] = set()
+    for k in range(1, len(word)):
+        for extra in _KEY_NEIGHBOURS.get(word[k - 1], frozenset()) | _KEY_NEIGHBOURS.get(
+            word[k], frozenset()
+        ):
+            out.add(word[:k] + extra + word[k:])
+    return out
 
 
 def _typos(lexicon: SplitLexicon) -> dict[str, tuple[str, ...]]:
     """Misspellings of item words, of "everything" and of the words pointing back at an
     earlier offer ("original") that are no other word of the lexicon, each mapped to
     the tokens meant (typo-tolerant-items): two neighbouring letters swapped ("aht",
-    "obok", "everythign"), a letter typed twice ("balll"), in long words one letter left
-    out ("intial"), an item word glued to its article, determiner or number
+    "obok", "everythign"), a letter typed twice ("balll"), a stray letter from a key
+    next to its neighbour's inside a word of four letters or more ("bsall"), in long
+    words one letter left out ("intial"), an item word glued to its article, determiner or number
     ("theball", "onehat"), and "i" or "you" glued to the verb after it ("itake",
     "youcan")."""
     cached = _TYPO_TABLES.get(id(lexicon))
@@ -135,6 +164,11 @@ def _typos(lexicon: SplitLexicon) -> dict[str, tuple[str, ...]]:
             variants |= {word[:k] + word[k + 1 :] for k in range(len(word))}
         for variant in variants - known:
             table.setdefault(variant, (word,))
+    # A stray letter is the least likely reading: the readings above win over it.
+    for word in targets:
+        if len(word) >= _STRAY_LETTER_MIN and word.isalpha():
+            for variant in _stray_letters(word) - known:
+                table.setdefault(variant, (word,))
     leads = lexicon.words["determiner"] | set(lexicon.numbers)
     for word in lexicon.item_words:
         for lead in sorted(leads):

@@ -157,18 +157,6 @@ DOND_GOLDEN = [
     ("we-before-the-list", "we could split 2 hats", (1, 3, 1), None),
     # dropped-subject: a verb of wanting with no subject is the writer's ...
     ("dropped-subject", "sorry , need the hat and 2 books", (3, 1, 2), ((2, 1, 0), (1, 0, 2))),
-    (
-        "dropped-subject-have-to",
-        "have to have two books with the hat .",
-        (3, 1, 1),
-        ((2, 1, 0), (1, 0, 1)),
-    ),
-    (
-        "dropped-subject-will",
-        "alright , will take the balls .",
-        (1, 1, 2),
-        ((0, 0, 2), (1, 1, 0)),
-    ),
     ("subject-after-will", "will you take the balls ?", (1, 1, 2), ((1, 1, 0), (0, 0, 2))),
     # ... a verb of getting with no subject tells the reader to take.
     (
@@ -194,12 +182,18 @@ DOND_GOLDEN = [
     ("alternative-lists", "a hat or 2 balls and the book ?", (1, 1, 2), None),
     # ... "or" that does not join two items changes nothing.
     ("or-no-deal", "i want the hats , or no deal", (1, 2, 1), ((0, 2, 0), (1, 0, 1))),
-    # list-after-refusal: a list after a refused item is the writer's.
+    # only-thing-claims: items named as the writer's only interest are claimed.
     (
-        "list-after-refusal",
-        "i don't need a ball . so just two books .",
-        (3, 2, 1),
-        ((2, 0, 0), (1, 2, 1)),
+        "only-thing-claims",
+        "the book is the only thing i'm interested in .",
+        (1, 3, 1),
+        ((1, 0, 0), (0, 3, 1)),
+    ),
+    (
+        "only-thing-of-value-to-me",
+        "the hats are the only thing of value to me",
+        (1, 2, 2),
+        ((0, 2, 0), (1, 0, 2)),
     ),
     # works-for-you: "would X work for you?" offers X to the reader.
     ("works-for-you", "would 2 balls and a hat work for you ?", (1, 2, 2), ((1, 1, 0), (0, 1, 2))),
@@ -222,13 +216,6 @@ DOND_GOLDEN = [
     ("to-for-two", "i need to hats and a ball", (1, 3, 1), ((0, 2, 1), (1, 1, 0))),
     # ... but not before a determiner or a person.
     ("to-is-to", "i will give the hat to you", (1, 1, 1), ((1, 0, 1), (0, 1, 0))),
-    # gerund-after-comma: a giving gerund opening a clause is the writer's giving.
-    (
-        "gerund-after-comma",
-        "you can have the book and the balls , not parting with the hat .",
-        (1, 1, 2),
-        ((0, 1, 0), (1, 0, 2)),
-    ),
     # benefit-after-wins: a list between "for me" and "for you" is the latter's.
     (
         "benefit-after-wins",
@@ -251,6 +238,35 @@ DOND_MISSES = [
         ((1, 0, 4), (0, 1, 0)),
     ),
     ("typo-cani", "cani have a book and the balls ?", (2, 1, 2), ((1, 0, 2), (1, 1, 0))),
+    # "have to", "will take" with the subject left out, and a giving gerund after a
+    # comma, are the writer's: each rule for them changed parses only in the one
+    # dialogue it was written for, on one half of dev, so they went.
+    (
+        "dropped-subject-have-to",
+        "have to have two books with the hat .",
+        (3, 1, 1),
+        ((2, 1, 0), (1, 0, 1)),
+    ),
+    (
+        "dropped-subject-will",
+        "alright , will take the balls .",
+        (1, 1, 2),
+        ((0, 0, 2), (1, 1, 0)),
+    ),
+    (
+        "gerund-after-comma",
+        "you can have the book and the balls , not parting with the hat .",
+        (1, 1, 2),
+        ((0, 1, 0), (1, 0, 2)),
+    ),
+    # A list after a refused item is the writer's: the rule for it (list-after-refusal)
+    # changed no final split on either half of dev nor on val.txt, so it went.
+    (
+        "list-after-refusal",
+        "i don't need a ball . so just two books .",
+        (3, 2, 1),
+        ((2, 0, 0), (1, 2, 1)),
+    ),
     (
         "pronoun-them",
         "i'll let you have them . . i'll just take the rest",
@@ -483,6 +499,15 @@ def test_casino_golden(text: str, totals: tuple[int, ...], expected: Counts | No
         ),
         pytest.param("the balll", ("the", "ball"), id="typo-letter-twice"),
         pytest.param("youcan have it", ("you", "can", "have", "it"), id="typo-glued-person"),
+        pytest.param(
+            "i'll take the bsall", ("i", "will", "take", "the", "ball"), id="typo-stray-key"
+        ),
+        # a stray letter from a key far from its neighbours', or inside "hat", is no typo
+        pytest.param(
+            "the brook and the heat",
+            ("the", "brook", "and", "the", "heat"),
+            id="typo-stray-far-key",
+        ),
         # ... but never another word ("that", "at", "all" stay themselves)
         pytest.param(
             "that is all at once", ("that", "is", "all", "at", "once"), id="typo-real-words"
@@ -640,14 +665,6 @@ DOND_ON_THE_TABLE = [
         ((1, 1, 2), (2, 0, 0)),
         ((0, 1, 2), (3, 0, 0)),
     ),
-    # ... and so does a condition on its own.
-    (
-        "condition-keeps-the-table",
-        "as long as i keep the ball",
-        (2, 2, 1),
-        ((0, 2, 0), (2, 0, 1)),
-        ((0, 2, 1), (2, 0, 0)),
-    ),
     (
         "consequence-keeps-the-table",
         "ok , but then i get both books",
@@ -673,6 +690,19 @@ DOND_ON_THE_TABLE = [
 ]
 
 
+DOND_ON_THE_TABLE_MISSES = [
+    # A condition on its own continuing the deal on the table: the rule for it changed
+    # parses on one half of dev only (the dialogue it was written for), so it went.
+    (
+        "condition-keeps-the-table",
+        "as long as i keep the ball",
+        (2, 2, 1),
+        ((0, 2, 0), (2, 0, 1)),
+        ((0, 2, 1), (2, 0, 0)),
+    ),
+]
+
+
 def test_a_verb_of_wanting_after_a_comma_is_the_writers() -> None:
     # dropped-subject: not the side the talk was about (the reader's here)
     parsed = parse_split("sorry , need the hat and 2 books", DOND, (3, 1, 2), default_side=OTHER)
@@ -681,7 +711,11 @@ def test_a_verb_of_wanting_after_a_comma_is_the_writers() -> None:
 
 @pytest.mark.parametrize(
     ("text", "totals", "running", "expected"),
-    [pytest.param(*row[1:], id=row[0]) for row in DOND_ON_THE_TABLE],
+    [pytest.param(*row[1:], id=row[0]) for row in DOND_ON_THE_TABLE]
+    + [
+        pytest.param(*row[1:], id=row[0], marks=pytest.mark.xfail(strict=True, reason="known miss"))
+        for row in DOND_ON_THE_TABLE_MISSES
+    ],
 )
 def test_dealornodeal_against_the_table(
     text: str, totals: tuple[int, ...], running: Counts, expected: Counts
