@@ -163,7 +163,8 @@ class SplitLexicon:
 
     def number(self, token: str) -> int | None:
         """The value of a number token (digits or a number word), else ``None``."""
-        if token.isdigit():
+        # isdecimal, not isdigit: "²" is a digit to Python but no number int() reads.
+        if token.isdecimal():
             return int(token)
         return self.numbers.get(token)
 

@@ -124,7 +124,7 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
             # "i need to hats": "two" typed as it sounds (to-for-two); "to" is never
             # right before a bare plural item otherwise.
             value = 2
-        if value is not None and j >= 2 and tokens[j - 1] == "/" and tokens[j - 2].isdigit():
+        if value is not None and j >= 2 and tokens[j - 1] == "/" and tokens[j - 2].isdecimal():
             # "2/3 water": two of the three.
             return Quantity(j - 2, "count", int(tokens[j - 2]), True, relative)
         if (
@@ -242,7 +242,7 @@ def find_mentions(
         # most tokens are no number at all, which is quick to see).
         bare_number = (
             last_item is not None
-            and (tok.isdigit() or tok in lexicon.numbers)
+            and (tok.isdecimal() or tok in lexicon.numbers)
             and _standalone_number(tok, lexicon)
         )
         nxt = tokens[i + 1] if i + 1 < len(tokens) else "."
@@ -331,7 +331,7 @@ def _count_after(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> int
     """A count written after its item ("water: 2", "food - 1", "firewood x2")."""
     if noun + 2 < len(tokens) and tokens[noun + 1] in (":", "-", "=", "x"):
         value = lexicon.number(tokens[noun + 2])
-        if tokens[noun + 2].isdigit() and value is not None:
+        if tokens[noun + 2].isdecimal() and value is not None:
             return value
     return None
 

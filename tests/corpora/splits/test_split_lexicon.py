@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from actparse.corpora.splits.claims import parse_split
 from actparse.corpora.splits.lexicon import LEXICON_FILE, load_split_lexicon
 from actparse.engine.rulefiles import RuleError, shipped
 
@@ -73,3 +74,10 @@ def test_a_lexicon_file_is_read_anew_for_each_call(tmp_path: Path) -> None:
     path.write_text(_lexicon_text(), encoding="utf-8")
     first = load_split_lexicon("casino", path)
     assert first == CASINO and first is not load_split_lexicon("casino", path)
+
+
+@pytest.mark.parametrize("text", ["I want ² water", "give me ⅔ of the food", "٣ books"])
+def test_unusual_digits_do_not_crash(text: str) -> None:
+    """Superscripts and vulgar fractions are digits to str.isdigit but not to int()."""
+    lexicon = load_split_lexicon("casino")
+    parse_split(text, lexicon, (3, 3, 3))
