@@ -362,10 +362,6 @@ class CasinoReport(SplitReport):
             out[label] = {act: n / total for act, n in counts.most_common()}
         return out
 
-    def elicit_pref_inquire(self) -> float:
-        """The share of ``elicit-pref`` utterances whose coarse act is inquire."""
-        return self.target_share("elicit_pref_inquire")
-
     def need_statements(self) -> dict[str, Any]:
         """How need statements (``self-need``, ``other-need``, ``no-need``) are labelled:
         per strategy and pooled, the share of each coarse act and the most common one."""

@@ -16,7 +16,11 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["NeedIndex", "required_literals"]
+__all__ = ["ASCII_LOWER", "NeedIndex", "required_literals"]
+
+#: Lowercases ASCII letters only, as ``regex``'s IGNORECASE folds the literals the rules
+#: use: the tag matcher and the index fold texts the same way.
+ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 #: A set of strings a part of a pattern matches exactly grows by concatenation; past this
 #: size the part is cut into shorter runs.
@@ -258,7 +262,7 @@ class NeedIndex:
     def _chunk(self, chunk: str) -> frozenset[int]:
         """The groups filed under a stretch that ``chunk`` holds (cached)."""
         # Python 2's ASCII case folding, as the matcher lowercases the whole text.
-        lowered = chunk.lower() if chunk.isascii() else chunk.translate(_ASCII_LOWER)
+        lowered = chunk.lower() if chunk.isascii() else chunk.translate(ASCII_LOWER)
         found: set[int] = set()
         for piece, folded, ids in self._pieces:
             if piece in (lowered if folded else chunk):
@@ -280,6 +284,3 @@ class NeedIndex:
         # A pattern whose most selective group is in the text, and then all its groups.
         hits = [primary[gid] for gid in found if gid in primary]
         return self.always.union([k for k in hits if groups_of[k] <= found])
-
-
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")

@@ -18,7 +18,7 @@ from typing import Any
 import regex
 
 from actparse.engine.guard import timeout_for
-from actparse.engine.prefilter import NeedIndex, required_literals
+from actparse.engine.prefilter import ASCII_LOWER, NeedIndex, required_literals
 from actparse.engine.rulefiles import RuleError, check_keys, load_file, string_list, where
 
 __all__ = ["MATCH_KINDS", "Rule", "RuleSet", "literal_alternatives", "load_rules", "parse_rules"]
@@ -80,7 +80,6 @@ class Rule:
         return any(p.match(text, timeout=timeout_for(text)) for p in patterns)
 
 
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 #: A finite alternation expands to at most this many literals before regex is kept.
 _MAX_LITERALS = 64
 
@@ -209,14 +208,14 @@ class _TagMatcher:
                         if found is None and kind == "text-search" and needs:
                             if ignore_case:
                                 needs = tuple(
-                                    tuple(lit.translate(_ASCII_LOWER) for lit in need)
+                                    tuple(lit.translate(ASCII_LOWER) for lit in need)
                                     for need in needs
                                 )
                             guarded.append((needs, ignore_case, regex.compile(v, flags)))
                         elif found is None:
                             values.append(v)
                         elif ignore_case:
-                            folded.extend(lit.translate(_ASCII_LOWER) for lit in found)
+                            folded.extend(lit.translate(ASCII_LOWER) for lit in found)
                         else:
                             literals.extend(found)
                 if values:
@@ -268,7 +267,7 @@ class _TagMatcher:
         lowered = ""
         if self.folds:
             # Python 2 folded ASCII letters only; on ASCII text lower() is that, and fast.
-            lowered = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+            lowered = text.lower() if text.isascii() else text.translate(ASCII_LOWER)
             for literal in self.folded_literals:
                 if literal in lowered:
                     return True

@@ -176,7 +176,7 @@ class MutualFriendsParser:
             if small_talk:
                 found.add("smalltalk")
             for tag in MESSAGE_TAGS:
-                if tag in found or (small_talk and tag == "question"):
+                if tag == "smalltalk" or tag in found or (small_talk and tag == "question"):
                     continue
                 if self.rules.has(tag, tokens, sentence):
                     found.add(tag)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.splits.mentions import EITHER, OTHER, SELF, Mention, find_mentions
@@ -230,7 +229,8 @@ def parse_split(
     ``context_item`` the item talked about last (for numbers with no noun).
     """
     toks = tuple(tokens) if tokens is not None else tokenize(text, lexicon)
-    mentions = _sided_mentions(toks, lexicon, default_side, context_item)
+    mentions = find_mentions(toks, lexicon, context_item)
+    assign_sides(toks, mentions, lexicon, default_side)
     claims = resolve_claims(mentions, totals)
     increment = not lexicon.words["increment"].isdisjoint(toks) or _continues(toks, lexicon)
     return SplitParse(toks, tuple(mentions), claims, increment, _refers_back(toks, lexicon))
@@ -244,41 +244,6 @@ def _continues(tokens: Sequence[str], lexicon: SplitLexicon) -> bool:
             continue
         return tok == "and"
     return False
-
-
-#: Messages whose sided mentions each lexicon remembers. Deal or No Deal has every
-#: dialogue twice, one view right after the other, so most messages come again within a
-#: few dozen; a file's first messages are long gone when a second pass over it starts.
-MEMO_SIZE = 256
-
-
-def _sided_mentions(
-    tokens: tuple[str, ...], lexicon: SplitLexicon, default_side: int, context_item: int | None
-) -> list[Mention]:
-    """Steps 2 and 3: the mentions of a message with their sides.
-
-    They depend on nothing but the arguments (and the lexicon, which keeps the memo), so
-    they are remembered: the last :data:`MEMO_SIZE` results, handed out as copies that
-    callers may change. A rule added here that reads anything else must add it to the key.
-    """
-    memo = lexicon.memo
-    key = ("sided-mentions", tokens, default_side, context_item)
-    kept: tuple[dict[str, Any], ...] | None = memo.get(key)
-    if kept is None:
-        mentions = find_mentions(tokens, lexicon, context_item)
-        assign_sides(tokens, mentions, lexicon, default_side)
-        if len(memo) >= MEMO_SIZE:
-            memo.pop(next(iter(memo)), None)  # the oldest entry
-        # A mention's fields are plain values: a copy of its attributes is a snapshot
-        # (and far cheaper than copy.copy).
-        memo[key] = tuple(vars(m).copy() for m in mentions)
-        return mentions
-    copies = []
-    for fields in kept:
-        mention = object.__new__(Mention)
-        mention.__dict__.update(fields)
-        copies.append(mention)
-    return copies
 
 
 def _refers_back(tokens: Sequence[str], lexicon: SplitLexicon) -> int | None:

@@ -94,8 +94,9 @@ class SplitDialogueParser:
     A subclass names its corpus, items, rule tags and decision list, and turns its
     formal actions (a selection, a submitted deal) into acts in :meth:`formal_act`; the
     corpus name picks the lexicon, the tag rules (``rules/<corpus>/tags.yaml``) and the
-    coarse acts. Rules and lexicon load once; the parser keeps no state between
-    dialogues and is safe to reuse.
+    coarse acts. Rules and lexicon load once; what a subclass remembers between dialogues
+    (Deal or No Deal's :class:`~actparse.corpora.splits.views.ViewMemo`) never changes a
+    result, so a parser is safe to reuse.
     """
 
     corpus: str = ""

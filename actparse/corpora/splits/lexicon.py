@@ -10,7 +10,7 @@ and the line.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -126,9 +126,6 @@ class SplitLexicon:
     #: Every word of a class, with the classes it is in (built from ``words``): the scans
     #: look a token up once per message instead of once per class they ask about.
     classes: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
-    #: Results of the split parser's pure per-message steps with this lexicon, bounded
-    #: (:func:`~actparse.corpora.splits.claims.parse_split` keeps it); no part of its value.
-    memo: dict[Hashable, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_word: dict[str, set[str]] = {}
@@ -142,7 +139,6 @@ class SplitLexicon:
             for word, found in by_word.items()
         }
         object.__setattr__(self, "classes", classes)
-        object.__setattr__(self, "memo", {})
 
     def has(self, word_class: str, token: str) -> bool:
         """Whether ``token`` belongs to a word class of the lexicon."""

@@ -196,9 +196,7 @@ def settle_modal_offers(mentions: Sequence[Mention]) -> None:
     other claims (do-list-opposite-other-claims); with none, it stays given."""
     offered = [m for m in mentions if "+do" in m.why and m.side is not None]
     others = {
-        m.side
-        for m in mentions
-        if m.side is not None and "+do" not in m.why and m.why != "elliptic" and m.kind != "bare"
+        m.side for m in mentions if m.side is not None and "+do" not in m.why and m.kind != "bare"
     }
     if not offered or len(others) != 1:
         return
