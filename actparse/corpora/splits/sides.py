@@ -147,7 +147,11 @@ def assign_sides(
         word = classes[i]
         if "reason" in word:
             giving_reasons = True
-        elif "sentence_end" in word:
+        elif "sentence_end" in word or (
+            # "since you need water , i get 3 food": a new subject after a comma ends
+            # the clause of reason.
+            tok == "," and i + 1 < n and person(tokens[i + 1], lexicon, subject=True) is not None
+        ):
             giving_reasons = False
         mention = by_start.get(i)
         if mention is not None:

@@ -277,6 +277,14 @@ DOND_MISSES = [
 
 CASINO_GOLDEN = [
     (
+        # The clause of reason ends at the comma before a new subject: the counts
+        # after it spell out the writer's share, the rest goes to the reader.
+        "reason-clause-ends-at-new-subject",
+        "since you need water , i get 3 food and 2 firewood",
+        (3, 3, 3),
+        ((3, 0, 2), (0, 3, 1)),
+    ),
+    (
         "give-if-get",
         "I can give you 2 water and 1 food if I get all the firewood",
         (3, 3, 3),
