@@ -158,10 +158,12 @@ def assign_sides(
             mention.reason = giving_reasons
             side = clause.effective()
             # "i will conserve my water": a subject claims an item through a verb of
-            # having or giving, or with a written quantity.
+            # having or giving, or with a written quantity; so do thanks ("thank you
+            # for the 2 water", not "thank you for the firewood, so i can keep warm":
+            # thanks-count-like-a-subject).
             if (
                 lexicon.claims_need_verb
-                and clause.why == "subject"
+                and clause.why in ("subject", "thanks")
                 and not clause.verb
                 and not counted(tokens, mention, lexicon)
             ):
@@ -273,10 +275,7 @@ def assign_sides(
         ):
             nxt = tokens[i + 1] if i + 1 < n else ""
             if person(nxt, lexicon, subject=False) is None:
-                if clause.side is None and tok.endswith("ing"):
-                    # "giving 1 food and 1 water": the writer gives.
-                    clause.set(SELF, "gerund")
-                elif clause.side is None or _opens_clause(tokens, i, lexicon):
+                if clause.side is None or _opens_clause(tokens, i, lexicon):
                     # "give the books": a bare imperative hands them from the reader.
                     clause.set(OTHER, "imperative")
                 elif clause.why == "recipient" and "boundary" in before:
