@@ -303,6 +303,10 @@ class CasinoParser(SplitDialogueParser):
     items = ITEMS
     rule_tags = RULE_TAGS
     intent_rules = INTENT_RULES
+    # "no" right after a proposal puts the deal before it back on the table
+    # (restores-refused-deal, as in Deal or No Deal): "can i get one more water?" -
+    # "nope, take it or leave it".
+    refusal_intents = frozenset({"disagree"})
 
     def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:
         """The act of a deal action (``None`` for a message)."""

@@ -211,6 +211,43 @@ def test_the_running_deal_fills_what_an_offer_leaves_open() -> None:
     assert summary["agreed_dialogues"] == 1 and summary["final_split_accuracy"] == 1.0
 
 
+def test_a_refusal_puts_the_deal_before_the_refused_request_back() -> None:
+    # restores-refused-deal: "one more water?" - "nope": the offer before it stands.
+    d = chat(
+        (0, "I will give you 3 firewood and I will take 3 water and 3 food."),
+        (1, "This does not work for me, at least give me one more water package"),
+        (0, "Nope, take it or leave it."),
+        (1, "Okay then deal!"),
+        deal=([3, 3, 0], [0, 0, 3]),
+    )
+    got = [(a.intent, a.split.counts if a.split else None) for a in PARSER.parse(d)]
+    offer = ((3, 3, 0), (0, 0, 3))
+    assert got[:3] == [
+        ("propose", offer),
+        ("propose", ((3, 2, 0), (0, 1, 3))),
+        ("disagree", offer),
+    ]
+    assert evaluate_casino([d]).summary()["final_split_accuracy"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("reply", "refuses"),
+    [
+        pytest.param("Nope, take it or leave it.", True, id="refusal"),
+        pytest.param("Sorry, that is unfair", True, id="sorry-unfair"),
+        pytest.param("No problem.", False, id="no-problem-is-no-refusal"),
+        pytest.param("no worries", False, id="no-worries-is-no-refusal"),
+        pytest.param("Sorry. Okay I accept the deal.", False, id="sorry-then-accept"),
+    ],
+)
+def test_refusals_after_a_proposal(reply: str, refuses: bool) -> None:
+    offer = "How about I get 2 water, 1 firewood, and 2 food?"
+    acts = PARSER.parse(chat((0, offer), (1, reply)))
+    assert (acts[1].intent == "disagree") == refuses
+    # With no deal before the offer, a refusal puts nothing back on the table.
+    assert acts[1].split is None
+
+
 @pytest.mark.parametrize(
     ("text", "intent"),
     [
