@@ -398,10 +398,12 @@ def _spread_quantities(
             after.kind, after.count = "all", None
         elif (
             before.kind == "count"
-            and "of" in tokens[before.start : before.end]
-            and (after.kind == "bare")
+            and after.kind == "bare"
+            and (before.explicit or "of" in tokens[before.start : before.end])
         ):
-            # "1 of the food and firewood": one of each.
+            # "1 of the food and firewood", "2 water and firewood for me": where an item
+            # named with no quantity claims nothing, a written count before it in the
+            # list counts it too (count-spreads-over-the-list).
             after.kind, after.count, after.explicit = "count", before.count, True
     for m in mentions:
         if m.item is None or m.kind != "count":

@@ -366,6 +366,27 @@ CASINO_GOLDEN = [
         (3, 3, 3),
         ((1, 2, 1), (2, 1, 2)),
     ),
+    # A written count reaches an item named after it in the same list with no quantity
+    # of its own (count-spreads-over-the-list); "the water" and a new clause keep theirs.
+    (
+        "count-spreads-over-bare-item",
+        "OK, so 2 water and firewood for me and 2 food for you?",
+        (3, 3, 3),
+        ((1, 2, 2), (2, 1, 1)),
+    ),
+    (
+        "count-spreads-after-just",
+        "how about I take 3 waters and just 1 food and firewood?",
+        (3, 3, 3),
+        ((1, 3, 1), (2, 0, 2)),
+    ),
+    ("count-stops-at-the", "I want 2 food and the water", (3, 3, 3), ((2, 3, 0), (1, 0, 3))),
+    (
+        "count-stops-at-a-new-clause",
+        "I need 2 food and I need water too",
+        (3, 3, 3),
+        ((2, 0, 0), (1, 3, 3)),
+    ),
     ("we-used-all", "good, we used all the water to fix overheated car.", (3, 3, 3), None),
     (
         "everything-looks-good",
