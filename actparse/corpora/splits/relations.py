@@ -193,14 +193,18 @@ def drop_alternatives(
 def settle_modal_offers(mentions: Sequence[Mention]) -> None:
     """ "I can do X" gives X ("i can do 2 balls if i get the hats") or takes it ("i can
     do the balls and you can have the rest"): X goes to the side opposite the message's
-    other claims (do-list-opposite-other-claims); with none, it stays given."""
+    other claims (do-list-opposite-other-claims); with none, the writer takes it ("i
+    can do the balls and 1 hat", "best i can do is the book and two hats":
+    do-list-alone-takes)."""
     offered = [m for m in mentions if "+do" in m.why and m.side is not None]
     others = {
         m.side for m in mentions if m.side is not None and "+do" not in m.why and m.kind != "bare"
     }
-    if not offered or len(others) != 1:
+    if not offered or len(others) > 1:
         return
-    (other,) = others
+    # With no other claim, what the writer can do is what the writer takes; what the
+    # reader can do ("so you can do 2 firewood?") is still what the reader gives.
+    other = others.pop() if others else OTHER
     for m in offered:
         if m.side == other:
             m.side, m.why = other ^ 1, m.why.replace("+do", "+do-take")
