@@ -303,6 +303,15 @@ def fill_elliptic_lists(
         person_at.append(seen_person)
         we_at.append(seen_we)
     previous: int | None = None
+    # elliptic-before-rest: a list before "the rest" given to one side, with no claim
+    # between them, is the other side's share ("the book and one ball u take rest"),
+    # unless "the rest" ends that list ("hat and rest for me").
+    claimed = [k for k, m in enumerate(mentions) if m.side is not None and m.kind != "bare"]
+    following = None
+    if claimed and mentions[claimed[0]].kind == "rest":
+        k = claimed[0]
+        if k == 0 or not conjoined(tokens, mentions[k - 1], mentions[k], lexicon):
+            following = mentions[k].side
     for m in mentions:
         if m.side is not None:
             if m.kind != "bare":
@@ -318,7 +327,10 @@ def fill_elliptic_lists(
             continue
         # "I can give you 1 food. 2 water and 2 firewood": a list that follows a claim
         # in the same message continues it.
-        m.side = previous if previous is not None else default_side
+        if previous is not None:
+            m.side = previous
+        else:
+            m.side = following ^ 1 if following is not None else default_side
         m.why = "elliptic"
 
 

@@ -720,6 +720,26 @@ DOND_ON_THE_TABLE_MISSES = [
 ]
 
 
+@pytest.mark.parametrize(
+    ("text", "default", "sides"),
+    [
+        # elliptic-before-rest: a list before "the rest" given to one side is the other's,
+        # whichever side the talk was about ...
+        pytest.param(
+            "okay the book and one ball u take rest", OTHER, [SELF, SELF, OTHER], id="u-take-rest"
+        ),
+        pytest.param("ball you can have the rest", OTHER, [SELF, OTHER], id="ball-you-rest"),
+        # ... unless "the rest" ends the list itself (the list keeps the talk's side).
+        pytest.param("ok hat and rest for me", SELF, [SELF, SELF], id="hat-and-rest-for-me"),
+    ],
+)
+def test_a_list_before_the_rest_is_the_other_share(
+    text: str, default: int, sides: list[int]
+) -> None:
+    parsed = parse_split(text, DOND, (2, 3, 2), default_side=default)
+    assert [m.side for m in parsed.mentions] == sides
+
+
 def test_a_verb_of_wanting_after_a_comma_is_the_writers() -> None:
     # dropped-subject: not the side the talk was about (the reader's here)
     parsed = parse_split("sorry , need the hat and 2 books", DOND, (3, 1, 2), default_side=OTHER)
