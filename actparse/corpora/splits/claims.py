@@ -47,6 +47,8 @@ def resolve_claims(mentions: Sequence[Mention], totals: Sequence[int]) -> Claims
     n = len(totals)
     claims = Claims(counts=[[None] * n, [None] * n])
     rest_items: list[tuple[int, int]] = []
+    # (side, item) counted by a written number ("one book", "1 of each"), not an article.
+    written: set[tuple[int, int]] = set()
     for m in mentions:
         if m.kind == "half" and m.item is not None:
             # Halves need no side; an odd count cannot be halved and says nothing.
@@ -79,6 +81,7 @@ def resolve_claims(mentions: Sequence[Mention], totals: Sequence[int]) -> Claims
                     continue  # "we both get one of everything": at least one, no more said
                 if claims.counts[side][item] is None:
                     claims.counts[side][item] = min(each, totals[item])
+                    written.add((side, item))
                 if m.both and claims.counts[side ^ 1][item] is None:
                     claims.counts[side ^ 1][item] = each
             claims.named_sides.add(side)
@@ -93,6 +96,17 @@ def resolve_claims(mentions: Sequence[Mention], totals: Sequence[int]) -> Claims
         count: int
         if m.kind == "all":
             count = total
+            given = claims.counts[side ^ 1][m.item]
+            if (
+                not m.explicit
+                and given is not None
+                and 0 < given < total
+                and (side ^ 1, m.item) in written
+            ):
+                # the-after-a-count-is-the-rest: "you can have one book and the balls and
+                # i take the book and the hat", "if i can have one of each you can have
+                # the hat and balls": what the written count leaves.
+                count = total - given
         elif m.kind == "majority":
             # "the majority of the water": more than half.
             count = total // 2 + 1
@@ -105,6 +119,10 @@ def resolve_claims(mentions: Sequence[Mention], totals: Sequence[int]) -> Claims
             continue
         claims.counts[side][m.item] = count
         claims.named_sides.add(side)
+        if m.kind == "count" and m.explicit and not m.article:
+            written.add((side, m.item))
+        else:
+            written.discard((side, m.item))
         if m.relative:
             claims.relative.add((side, m.item))
         else:

@@ -221,6 +221,27 @@ DOND_GOLDEN = [
     ),
     # ... while what the reader can do is what the reader gives.
     ("you-can-do-gives", "so you can do 2 hats and 1 ball ?", (1, 3, 2), ((0, 2, 1), (1, 1, 1))),
+    # the-after-a-count-is-the-rest: "the book" after a written count of books for the
+    # other side is what that count leaves ...
+    (
+        "the-after-a-count",
+        "would you accept one book and the balls and i can take the book and the hat",
+        (2, 1, 2),
+        ((1, 1, 0), (1, 0, 2)),
+    ),
+    (
+        "the-after-one-of-each",
+        "if i can have one of each you can have the hat and balls",
+        (1, 2, 3),
+        ((1, 1, 1), (0, 1, 2)),
+    ),
+    # ... but not after an article, which need not count anything ("part with a hat").
+    (
+        "the-after-an-article",
+        "it is hard to part with a hat . you get the ball and books , and i keep the hats .",
+        (2, 3, 1),
+        ((0, 3, 0), (2, 0, 1)),
+    ),
     # to-for-two: "to" right before a bare plural item counts two ...
     ("to-for-two", "i need to hats and a ball", (1, 3, 1), ((0, 2, 1), (1, 1, 0))),
     # ... but not before a determiner or a person.
