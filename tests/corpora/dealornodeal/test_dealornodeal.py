@@ -259,6 +259,26 @@ def test_a_message_that_settles_an_open_item_keeps_the_table() -> None:
     assert got[1] == ("propose", ((0, 2, 1), (1, 0, 0)))
 
 
+@pytest.mark.parametrize(
+    ("need", "expected"),
+    [
+        # a-need-sets-the-topic: after the reader's need with no terms, a list with no
+        # person answers it: it is the reader's share ...
+        pytest.param("i need three items to make this work .", ((1, 2, 0), (0, 0, 1)), id="need"),
+        # ... while after talk with no need it is the writer's, as the talk was about.
+        pytest.param("hmm , let me think .", ((0, 0, 1), (1, 2, 0)), id="no-need"),
+    ],
+)
+def test_a_need_with_no_terms_makes_the_next_list_its_writers(
+    need: str, expected: tuple[tuple[int, ...], tuple[int, ...]]
+) -> None:
+    got = _intents_and_splits(
+        f"THEM: i would like the hats and ball and you can have the book <eos> YOU: {need} "
+        "<eos> THEM: ok , how about the book and 2 hats ? <eos> YOU: deal <eos> THEM: <selection>"
+    )
+    assert got[2] == ("propose", expected)
+
+
 def last_proposal_split(got: list[tuple[str | None, Any]]) -> Any:
     """The split of the last message act that carries one."""
     return next(split for intent, split in reversed(got) if split and intent != "select")
