@@ -36,6 +36,8 @@ class Claims:
     named_sides: set[int] = field(default_factory=set)
     #: (side, item) whose count adds to the deal on the table.
     relative: set[tuple[int, int]] = field(default_factory=set)
+    #: (side, item) named by a singular noun with no count ("the hat").
+    singular: set[tuple[int, int]] = field(default_factory=set)
 
     def empty(self) -> bool:
         """The message gives nothing to anybody."""
@@ -127,6 +129,10 @@ def resolve_claims(mentions: Sequence[Mention], totals: Sequence[int]) -> Claims
             claims.relative.add((side, m.item))
         else:
             claims.relative.discard((side, m.item))
+        if m.singular:
+            claims.singular.add((side, m.item))
+        else:
+            claims.singular.discard((side, m.item))
         other = claims.counts[side ^ 1][m.item]
         if m.both:
             if 2 * count == total:
@@ -312,6 +318,14 @@ def complete_split(
             if had is not None and added is not None:
                 shares[side][item] = min(had + added, totals[item])
                 (theirs if side == SELF else mine)[item] = None
+        for side, item in claims.singular:
+            # the-singular-follows-the-table: "i'll take both balls and the hat" when the
+            # table gives the writer one of two hats is that one hat.
+            had = prior[side][item]
+            shares = (mine, theirs)
+            other = shares[side ^ 1][item]
+            if had is not None and 0 < had < totals[item] and other in (None, totals[item] - had):
+                shares[side][item], shares[side ^ 1][item] = had, totals[item] - had
     if claims.rest is not None:
         keeper = claims.rest ^ 1
         shares = (mine, theirs)

@@ -710,6 +710,23 @@ DOND_ON_THE_TABLE = [
         ((1, 1, 0), (1, 0, 1)),
         ((2, 1, 0), (0, 0, 1)),
     ),
+    # the-singular-follows-the-table: "the hat" of two hats is the one hat the table
+    # gives that side ...
+    (
+        "singular-follows-the-table",
+        "okay , i'll take both balls and the hat",
+        (1, 2, 2),
+        ((0, 1, 0), (1, 1, 2)),
+        ((0, 1, 2), (1, 1, 0)),
+    ),
+    # ... and every hat when the table gives that side none (or all) of them.
+    (
+        "singular-all-when-the-table-gives-none",
+        "okay , i'll take both balls and the hat",
+        (1, 2, 2),
+        ((1, 0, 0), (0, 2, 2)),
+        ((0, 2, 2), (1, 0, 0)),
+    ),
     # ... but a whole item, or none of it, leaves the rest to the other side.
     (
         "whole-item-goes-opposite",
