@@ -279,6 +279,47 @@ def test_a_need_with_no_terms_makes_the_next_list_its_writers(
     assert got[2] == ("propose", expected)
 
 
+# Known misses: each rule written for them fixed only the dialogues it was written for
+# (on one half of dev, none on the other half nor on val.txt), so it went.
+DIALOGUE_MISSES = [
+    # answer-to-an-addition-keeps-the-table: the answer settles the item just added.
+    pytest.param(
+        "YOU: hi , can i have the book ? <eos> THEM: sure , can i have everything else ? <eos> "
+        "YOU: can i have 1 hat too ? <eos> THEM: i need both hats <eos> YOU: ok <eos> "
+        "THEM: <selection>",
+        3,
+        ((1, 0, 0), (0, 2, 1)),
+        id="answer-to-an-addition",
+    ),
+    # all-of-them: "both of them" is every one of the item talked about last.
+    pytest.param(
+        "THEM: i just want the hats <eos> YOU: can i have one hat ? <eos> "
+        "THEM: i need both of them please <eos> YOU: ok <eos> THEM: <selection>",
+        2,
+        ((1, 0, 1), (0, 2, 0)),
+        id="both-of-them",
+    ),
+    # latest-offer-is-the-last-one: "your previous offer" is the partner's last one.
+    pytest.param(
+        "THEM: i want the ball and the book <eos> YOU: i need the ball . <eos> "
+        "THEM: then i need the book and the hats <eos> YOU: how about the ball and a hat ? "
+        "<eos> THEM: no deal . <eos> YOU: ok , i agree to your previous offer then . <eos> "
+        "THEM: <selection>",
+        5,
+        ((0, 0, 1), (1, 2, 0)),
+        id="previous-offer",
+    ),
+]
+
+
+@pytest.mark.xfail(strict=True, reason="known miss")
+@pytest.mark.parametrize(("dialogue", "turn", "expected"), DIALOGUE_MISSES)
+def test_known_dialogue_misses(
+    dialogue: str, turn: int, expected: tuple[tuple[int, ...], tuple[int, ...]]
+) -> None:
+    assert _intents_and_splits(dialogue)[turn][1] == expected
+
+
 def last_proposal_split(got: list[tuple[str | None, Any]]) -> Any:
     """The split of the last message act that carries one."""
     return next(split for intent, split in reversed(got) if split and intent != "select")

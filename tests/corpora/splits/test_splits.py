@@ -303,6 +303,15 @@ DOND_MISSES = [
         (2, 1, 3),
         ((2, 1, 0), (0, 0, 3)),
     ),
+    # Worth in a clause of purpose is the deal's, not the items' ("to be worth it"): the
+    # rule for it (purpose-worth-is-the-deals) fixed only the dialogue it was written
+    # for, so it went.
+    (
+        "purpose-worth",
+        "you can have the ball and 1 hat in order for it to be worth it for me",
+        (1, 3, 1),
+        ((1, 2, 0), (0, 1, 1)),
+    ),
 ]
 
 CASINO_GOLDEN = [
@@ -746,6 +755,15 @@ DOND_ON_THE_TABLE = [
 
 
 DOND_ON_THE_TABLE_MISSES = [
+    # A misspelt "everything" before "else" is the rest: the rule for it fixed only the
+    # dialogue it was written for, so it went.
+    (
+        "everything-else-misspelt",
+        "you can have eveyrthing else",
+        (1, 4, 1),
+        ((0, 0, 1), (1, 4, 0)),
+        ((0, 0, 1), (1, 4, 0)),
+    ),
     # A condition on its own continuing the deal on the table: the rule for it changed
     # parses on one half of dev only (the dialogue it was written for), so it went.
     (
