@@ -303,6 +303,15 @@ DOND_MISSES = [
         (2, 1, 3),
         ((2, 1, 0), (0, 0, 3)),
     ),
+    # "Split everything" halves every item: the rule for it (split-everything-in-half)
+    # fixed only the dialogue it was written for, or broke as many where "split" is a
+    # noun ("the best split for the both of us"), so it went.
+    (
+        "split-everything",
+        "okay lets split everything down the middle then",
+        (2, 2, 2),
+        ((1, 1, 1), (1, 1, 1)),
+    ),
     # Worth in a clause of purpose is the deal's, not the items' ("to be worth it"): the
     # rule for it (purpose-worth-is-the-deals) fixed only the dialogue it was written
     # for, so it went.
