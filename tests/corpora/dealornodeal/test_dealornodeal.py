@@ -424,13 +424,13 @@ def test_misses_never_found_come_first() -> None:
 # The whole validation split (skipped without the shared corpora)
 # --------------------------------------------------------------------------------------
 
-#: Floors only go up. Measured on val.txt: 0.972 overall, 0.976 on the first half,
-#: 0.967 on the second (both halves were developed on).
-VALIDATION_FLOOR = 0.97
-VALIDATION_HALF_FLOOR = 0.966
+#: Floors only go up. Measured on val.txt: 0.974 overall, 0.976 on the first half,
+#: 0.972 on the second (both halves were developed on).
+VALIDATION_FLOOR = 0.973
+VALIDATION_HALF_FLOOR = 0.971
 #: Measured on the first 8,000 lines of train.txt (developed on; 3,122 agreed
-#: dialogues): 0.962. The rest of train.txt is held out and never read by the tests.
-TRAIN_DEV_FLOOR = 0.96
+#: dialogues): 0.968. The rest of train.txt is held out and never read by the tests.
+TRAIN_DEV_FLOOR = 0.967
 TRAIN_DEV_LINES = 8000
 
 
