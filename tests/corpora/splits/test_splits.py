@@ -303,6 +303,14 @@ DOND_MISSES = [
         (2, 1, 3),
         ((2, 1, 0), (0, 0, 3)),
     ),
+    # A list before a condition claiming for the writer is the reader's share: the rule
+    # for it (elliptic-before-condition) fixed only the dialogue it was written for.
+    (
+        "list-before-a-condition",
+        "no deal . 1 ball and all the books , if i can have 1 ball and the hat .",
+        (4, 1, 2),
+        ((0, 1, 1), (4, 0, 1)),
+    ),
     # "Split everything" halves every item: the rule for it (split-everything-in-half)
     # fixed only the dialogue it was written for, or broke as many where "split" is a
     # noun ("the best split for the both of us"), so it went.
