@@ -270,9 +270,10 @@ def fill_elliptic_lists(
 ) -> None:
     """Mentions with nobody's side that come before any person (or "we") in their
     sentence, in a sentence with no word of worth and no third person ("ball and one
-    hat?", "how about just the ball and i take the rest?", "one of each", "2 hats and we
-    have a deal") are about ``default_side``: the side the talk is about (the writer,
-    unless the caller knows better)."""
+    hat?", "one of each", "2 hats and we have a deal") are about ``default_side``: the
+    side the talk is about (the writer, unless the caller knows better); after a claim
+    in the message they continue it, and before "the rest" given to one side they are
+    the other side's ("how about just the ball and i take the rest?")."""
     if all(
         m.side is not None or m.why in ("value", ALTERNATIVE) or m.kind == "bare" for m in mentions
     ):
