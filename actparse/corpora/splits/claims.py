@@ -36,6 +36,8 @@ class Claims:
     named_sides: set[int] = field(default_factory=set)
     #: (side, item) whose count adds to the deal on the table.
     relative: set[tuple[int, int]] = field(default_factory=set)
+    #: (side, item) named by a singular noun with no count ("the hat").
+    singular: set[tuple[int, int]] = field(default_factory=set)
 
     def empty(self) -> bool:
         """The message gives nothing to anybody."""
@@ -47,6 +49,8 @@ def resolve_claims(mentions: Sequence[Mention], totals: Sequence[int]) -> Claims
     n = len(totals)
     claims = Claims(counts=[[None] * n, [None] * n])
     rest_items: list[tuple[int, int]] = []
+    # (side, item) counted by a written number ("one book", "1 of each"), not an article.
+    written: set[tuple[int, int]] = set()
     for m in mentions:
         if m.kind == "half" and m.item is not None:
             # Halves need no side; an odd count cannot be halved and says nothing.
@@ -79,6 +83,7 @@ def resolve_claims(mentions: Sequence[Mention], totals: Sequence[int]) -> Claims
                     continue  # "we both get one of everything": at least one, no more said
                 if claims.counts[side][item] is None:
                     claims.counts[side][item] = min(each, totals[item])
+                    written.add((side, item))
                 if m.both and claims.counts[side ^ 1][item] is None:
                     claims.counts[side ^ 1][item] = each
             claims.named_sides.add(side)
@@ -93,6 +98,17 @@ def resolve_claims(mentions: Sequence[Mention], totals: Sequence[int]) -> Claims
         count: int
         if m.kind == "all":
             count = total
+            given = claims.counts[side ^ 1][m.item]
+            if (
+                not m.explicit
+                and given is not None
+                and 0 < given < total
+                and (side ^ 1, m.item) in written
+            ):
+                # the-after-a-count-is-the-rest: "you can have one book and the balls and
+                # i take the book and the hat", "if i can have one of each you can have
+                # the hat and balls": what the written count leaves.
+                count = total - given
         elif m.kind == "majority":
             # "the majority of the water": more than half.
             count = total // 2 + 1
@@ -105,10 +121,18 @@ def resolve_claims(mentions: Sequence[Mention], totals: Sequence[int]) -> Claims
             continue
         claims.counts[side][m.item] = count
         claims.named_sides.add(side)
+        if m.kind == "count" and m.explicit and not m.article:
+            written.add((side, m.item))
+        else:
+            written.discard((side, m.item))
         if m.relative:
             claims.relative.add((side, m.item))
         else:
             claims.relative.discard((side, m.item))
+        if m.singular:
+            claims.singular.add((side, m.item))
+        else:
+            claims.singular.discard((side, m.item))
         other = claims.counts[side ^ 1][m.item]
         if m.both:
             if 2 * count == total:
@@ -294,6 +318,14 @@ def complete_split(
             if had is not None and added is not None:
                 shares[side][item] = min(had + added, totals[item])
                 (theirs if side == SELF else mine)[item] = None
+        for side, item in claims.singular:
+            # the-singular-follows-the-table: "i'll take both balls and the hat" when the
+            # table gives the writer one of two hats is that one hat.
+            had = prior[side][item]
+            shares = (mine, theirs)
+            other = shares[side ^ 1][item]
+            if had is not None and 0 < had < totals[item] and other in (None, totals[item] - had):
+                shares[side][item], shares[side ^ 1][item] = had, totals[item] - had
     if claims.rest is not None:
         keeper = claims.rest ^ 1
         shares = (mine, theirs)

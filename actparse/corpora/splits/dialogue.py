@@ -198,6 +198,11 @@ class SplitDialogueParser:
             whose = parsed.refers_back
             split = state.first_offer(None if whose == EITHER else writer ^ whose)
         tags = self.tags(parsed.tokens)
+        if split is None and "need" in tags and self.lexicon.words["self"] & set(parsed.tokens):
+            # "i need three items to make this work" - "how about the book and 2 hats?":
+            # a list that answers a need with no terms is for the writer of the need
+            # (a-need-sets-the-topic).
+            state.topic = writer
         view = MessageView(
             tags, split, state.last[writer], state.last[1 - writer], parsed.names_items
         )

@@ -71,6 +71,11 @@ class Mention:
     #: The mention is in a clause of reason ("since i only get 1 food"): it restates
     #: the deal rather than spelling it out.
     reason: bool = False
+    #: "The hat" of several hats: a singular noun with no count, which names every one
+    #: unless the deal on the table gives the side part of them.
+    singular: bool = False
+    #: The count is an article ("a hat"), not a written number ("one hat", "2 hats").
+    article: bool = False
 
     def describe(self, items: Sequence[str]) -> str:
         """A short trace such as ``count2:hat->other(subject)``."""
@@ -226,6 +231,11 @@ def find_mentions(
             # "you need the water more": a preference, not a claim.
             kind, count = "bare", None
         mention = Mention(start, end, item, kind, count, explicit)
+        # Only count nouns: where items are mass nouns ("the water") "the" is all of it.
+        mention.singular = (
+            lexicon.bare_noun == "count" and kind == "all" and not explicit and not _plural(tok)
+        )
+        mention.article = lexicon.has("article", tokens[start])
         # "1 more food", "another water": added to what the side had.
         mention.relative = kind == "count" and (relative or lexicon.has("relative", tokens[start]))
         mentions.append(mention)

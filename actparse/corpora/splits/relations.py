@@ -193,14 +193,18 @@ def drop_alternatives(
 def settle_modal_offers(mentions: Sequence[Mention]) -> None:
     """ "I can do X" gives X ("i can do 2 balls if i get the hats") or takes it ("i can
     do the balls and you can have the rest"): X goes to the side opposite the message's
-    other claims (do-list-opposite-other-claims); with none, it stays given."""
+    other claims (do-list-opposite-other-claims); with none, the writer takes it ("i
+    can do the balls and 1 hat", "best i can do is the book and two hats":
+    do-list-alone-takes)."""
     offered = [m for m in mentions if "+do" in m.why and m.side is not None]
     others = {
         m.side for m in mentions if m.side is not None and "+do" not in m.why and m.kind != "bare"
     }
-    if not offered or len(others) != 1:
+    if not offered or len(others) > 1:
         return
-    (other,) = others
+    # With no other claim, what the writer can do is what the writer takes; what the
+    # reader can do ("so you can do 2 firewood?") is still what the reader gives.
+    other = others.pop() if others else OTHER
     for m in offered:
         if m.side == other:
             m.side, m.why = other ^ 1, m.why.replace("+do", "+do-take")
@@ -266,9 +270,10 @@ def fill_elliptic_lists(
 ) -> None:
     """Mentions with nobody's side that come before any person (or "we") in their
     sentence, in a sentence with no word of worth and no third person ("ball and one
-    hat?", "how about just the ball and i take the rest?", "one of each", "2 hats and we
-    have a deal") are about ``default_side``: the side the talk is about (the writer,
-    unless the caller knows better)."""
+    hat?", "one of each", "2 hats and we have a deal") are about ``default_side``: the
+    side the talk is about (the writer, unless the caller knows better); after a claim
+    in the message they continue it, and before "the rest" given to one side they are
+    the other side's ("how about just the ball and i take the rest?")."""
     if all(
         m.side is not None or m.why in ("value", ALTERNATIVE) or m.kind == "bare" for m in mentions
     ):
@@ -299,6 +304,15 @@ def fill_elliptic_lists(
         person_at.append(seen_person)
         we_at.append(seen_we)
     previous: int | None = None
+    # elliptic-before-rest: a list before "the rest" given to one side, with no claim
+    # between them, is the other side's share ("the book and one ball u take rest"),
+    # unless "the rest" ends that list ("hat and rest for me").
+    claimed = [k for k, m in enumerate(mentions) if m.side is not None and m.kind != "bare"]
+    following = None
+    if claimed and mentions[claimed[0]].kind == "rest":
+        k = claimed[0]
+        if k == 0 or not conjoined(tokens, mentions[k - 1], mentions[k], lexicon):
+            following = mentions[k].side
     for m in mentions:
         if m.side is not None:
             if m.kind != "bare":
@@ -314,7 +328,10 @@ def fill_elliptic_lists(
             continue
         # "I can give you 1 food. 2 water and 2 firewood": a list that follows a claim
         # in the same message continues it.
-        m.side = previous if previous is not None else default_side
+        if previous is not None:
+            m.side = previous
+        else:
+            m.side = following ^ 1 if following is not None else default_side
         m.why = "elliptic"
 
 

@@ -259,6 +259,67 @@ def test_a_message_that_settles_an_open_item_keeps_the_table() -> None:
     assert got[1] == ("propose", ((0, 2, 1), (1, 0, 0)))
 
 
+@pytest.mark.parametrize(
+    ("need", "expected"),
+    [
+        # a-need-sets-the-topic: after the reader's need with no terms, a list with no
+        # person answers it: it is the reader's share ...
+        pytest.param("i need three items to make this work .", ((1, 2, 0), (0, 0, 1)), id="need"),
+        # ... while after talk with no need it is the writer's, as the talk was about.
+        pytest.param("hmm , let me think .", ((0, 0, 1), (1, 2, 0)), id="no-need"),
+    ],
+)
+def test_a_need_with_no_terms_makes_the_next_list_its_writers(
+    need: str, expected: tuple[tuple[int, ...], tuple[int, ...]]
+) -> None:
+    got = _intents_and_splits(
+        f"THEM: i would like the hats and ball and you can have the book <eos> YOU: {need} "
+        "<eos> THEM: ok , how about the book and 2 hats ? <eos> YOU: deal <eos> THEM: <selection>"
+    )
+    assert got[2] == ("propose", expected)
+
+
+# Known misses: each rule written for them fixed only the dialogues it was written for
+# (on one half of dev, none on the other half nor on val.txt), so it went.
+DIALOGUE_MISSES = [
+    # answer-to-an-addition-keeps-the-table: the answer settles the item just added.
+    pytest.param(
+        "YOU: hi , can i have the book ? <eos> THEM: sure , can i have everything else ? <eos> "
+        "YOU: can i have 1 hat too ? <eos> THEM: i need both hats <eos> YOU: ok <eos> "
+        "THEM: <selection>",
+        3,
+        ((1, 0, 0), (0, 2, 1)),
+        id="answer-to-an-addition",
+    ),
+    # all-of-them: "both of them" is every one of the item talked about last.
+    pytest.param(
+        "THEM: i just want the hats <eos> YOU: can i have one hat ? <eos> "
+        "THEM: i need both of them please <eos> YOU: ok <eos> THEM: <selection>",
+        2,
+        ((1, 0, 1), (0, 2, 0)),
+        id="both-of-them",
+    ),
+    # latest-offer-is-the-last-one: "your previous offer" is the partner's last one.
+    pytest.param(
+        "THEM: i want the ball and the book <eos> YOU: i need the ball . <eos> "
+        "THEM: then i need the book and the hats <eos> YOU: how about the ball and a hat ? "
+        "<eos> THEM: no deal . <eos> YOU: ok , i agree to your previous offer then . <eos> "
+        "THEM: <selection>",
+        5,
+        ((0, 0, 1), (1, 2, 0)),
+        id="previous-offer",
+    ),
+]
+
+
+@pytest.mark.xfail(strict=True, reason="known miss")
+@pytest.mark.parametrize(("dialogue", "turn", "expected"), DIALOGUE_MISSES)
+def test_known_dialogue_misses(
+    dialogue: str, turn: int, expected: tuple[tuple[int, ...], tuple[int, ...]]
+) -> None:
+    assert _intents_and_splits(dialogue)[turn][1] == expected
+
+
 def last_proposal_split(got: list[tuple[str | None, Any]]) -> Any:
     """The split of the last message act that carries one."""
     return next(split for intent, split in reversed(got) if split and intent != "select")
@@ -363,13 +424,13 @@ def test_misses_never_found_come_first() -> None:
 # The whole validation split (skipped without the shared corpora)
 # --------------------------------------------------------------------------------------
 
-#: Floors only go up. Measured on val.txt: 0.972 overall, 0.976 on the first half,
-#: 0.967 on the second (both halves were developed on).
-VALIDATION_FLOOR = 0.97
-VALIDATION_HALF_FLOOR = 0.966
+#: Floors only go up. Measured on val.txt: 0.974 overall, 0.976 on the first half,
+#: 0.972 on the second (both halves were developed on).
+VALIDATION_FLOOR = 0.973
+VALIDATION_HALF_FLOOR = 0.971
 #: Measured on the first 8,000 lines of train.txt (developed on; 3,122 agreed
-#: dialogues): 0.962. The rest of train.txt is held out and never read by the tests.
-TRAIN_DEV_FLOOR = 0.96
+#: dialogues): 0.968. The rest of train.txt is held out and never read by the tests.
+TRAIN_DEV_FLOOR = 0.967
 TRAIN_DEV_LINES = 8000
 
 

@@ -125,7 +125,6 @@ DOND_GOLDEN = [
         (2, 1, 2),
         ((0, 0, 2), (2, 1, 0)),
     ),
-    ("can-do-offers", "i can do 1 book and 1 hat", (1, 2, 4), ((0, 1, 4), (1, 1, 0))),
     (
         "concede-and-take",
         "i'll have to concede and take the books . deal .",
@@ -212,6 +211,37 @@ DOND_GOLDEN = [
         (1, 2, 3),
         ((1, 2, 1), (0, 0, 2)),
     ),
+    # do-list-alone-takes: with no other claim, what the writer can do is taken ...
+    ("do-list-alone-takes", "i can do the balls and 1 hat .", (1, 3, 2), ((0, 1, 2), (1, 2, 0))),
+    (
+        "best-i-can-do-takes",
+        "best i can do is the book and two hats",
+        (1, 3, 2),
+        ((1, 2, 0), (0, 1, 2)),
+    ),
+    # ... while what the reader can do is what the reader gives.
+    ("you-can-do-gives", "so you can do 2 hats and 1 ball ?", (1, 3, 2), ((0, 2, 1), (1, 1, 1))),
+    # the-after-a-count-is-the-rest: "the book" after a written count of books for the
+    # other side is what that count leaves ...
+    (
+        "the-after-a-count",
+        "would you accept one book and the balls and i can take the book and the hat",
+        (2, 1, 2),
+        ((1, 1, 0), (1, 0, 2)),
+    ),
+    (
+        "the-after-one-of-each",
+        "if i can have one of each you can have the hat and balls",
+        (1, 2, 3),
+        ((1, 1, 1), (0, 1, 2)),
+    ),
+    # ... but not after an article, which need not count anything ("part with a hat").
+    (
+        "the-after-an-article",
+        "it is hard to part with a hat . you get the ball and books , and i keep the hats .",
+        (2, 3, 1),
+        ((0, 3, 0), (2, 0, 1)),
+    ),
     # to-for-two: "to" right before a bare plural item counts two ...
     ("to-for-two", "i need to hats and a ball", (1, 3, 1), ((0, 2, 1), (1, 1, 0))),
     # ... but not before a determiner or a person.
@@ -272,6 +302,32 @@ DOND_MISSES = [
         "i'll let you have them . . i'll just take the rest",
         (2, 1, 3),
         ((2, 1, 0), (0, 0, 3)),
+    ),
+    # A list before a condition claiming for the writer is the reader's share: the rule
+    # for it (elliptic-before-condition) fixed only the dialogue it was written for.
+    (
+        "list-before-a-condition",
+        "no deal . 1 ball and all the books , if i can have 1 ball and the hat .",
+        (4, 1, 2),
+        ((0, 1, 1), (4, 0, 1)),
+    ),
+    # "Split everything" halves every item: the rule for it (split-everything-in-half)
+    # fixed only the dialogue it was written for, or broke as many where "split" is a
+    # noun ("the best split for the both of us"), so it went.
+    (
+        "split-everything",
+        "okay lets split everything down the middle then",
+        (2, 2, 2),
+        ((1, 1, 1), (1, 1, 1)),
+    ),
+    # Worth in a clause of purpose is the deal's, not the items' ("to be worth it"): the
+    # rule for it (purpose-worth-is-the-deals) fixed only the dialogue it was written
+    # for, so it went.
+    (
+        "purpose-worth",
+        "you can have the ball and 1 hat in order for it to be worth it for me",
+        (1, 3, 1),
+        ((1, 2, 0), (0, 1, 1)),
     ),
 ]
 
@@ -723,6 +779,23 @@ DOND_ON_THE_TABLE = [
         ((1, 1, 0), (1, 0, 1)),
         ((2, 1, 0), (0, 0, 1)),
     ),
+    # the-singular-follows-the-table: "the hat" of two hats is the one hat the table
+    # gives that side ...
+    (
+        "singular-follows-the-table",
+        "okay , i'll take both balls and the hat",
+        (1, 2, 2),
+        ((0, 1, 0), (1, 1, 2)),
+        ((0, 1, 2), (1, 1, 0)),
+    ),
+    # ... and every hat when the table gives that side none (or all) of them.
+    (
+        "singular-all-when-the-table-gives-none",
+        "okay , i'll take both balls and the hat",
+        (1, 2, 2),
+        ((1, 0, 0), (0, 2, 2)),
+        ((0, 2, 2), (1, 0, 0)),
+    ),
     # ... but a whole item, or none of it, leaves the rest to the other side.
     (
         "whole-item-goes-opposite",
@@ -742,6 +815,15 @@ DOND_ON_THE_TABLE = [
 
 
 DOND_ON_THE_TABLE_MISSES = [
+    # A misspelt "everything" before "else" is the rest: the rule for it fixed only the
+    # dialogue it was written for, so it went.
+    (
+        "everything-else-misspelt",
+        "you can have eveyrthing else",
+        (1, 4, 1),
+        ((0, 0, 1), (1, 4, 0)),
+        ((0, 0, 1), (1, 4, 0)),
+    ),
     # A condition on its own continuing the deal on the table: the rule for it changed
     # parses on one half of dev only (the dialogue it was written for), so it went.
     (
@@ -752,6 +834,26 @@ DOND_ON_THE_TABLE_MISSES = [
         ((0, 2, 1), (2, 0, 0)),
     ),
 ]
+
+
+@pytest.mark.parametrize(
+    ("text", "default", "sides"),
+    [
+        # elliptic-before-rest: a list before "the rest" given to one side is the other's,
+        # whichever side the talk was about ...
+        pytest.param(
+            "okay the book and one ball u take rest", OTHER, [SELF, SELF, OTHER], id="u-take-rest"
+        ),
+        pytest.param("ball you can have the rest", OTHER, [SELF, OTHER], id="ball-you-rest"),
+        # ... unless "the rest" ends the list itself (the list keeps the talk's side).
+        pytest.param("ok hat and rest for me", SELF, [SELF, SELF], id="hat-and-rest-for-me"),
+    ],
+)
+def test_a_list_before_the_rest_is_the_other_share(
+    text: str, default: int, sides: list[int]
+) -> None:
+    parsed = parse_split(text, DOND, (2, 3, 2), default_side=default)
+    assert [m.side for m in parsed.mentions] == sides
 
 
 def test_a_verb_of_wanting_after_a_comma_is_the_writers() -> None:
