@@ -319,4 +319,6 @@ def label_path(
             summary.errors += outcome.error is not None
             if progress is not None:
                 progress()
+    # A Parquet sink writes a record Arrow cannot hold (a lone surrogate) as an error.
+    summary.errors += getattr(sink, "unwritable", 0)
     return summary
