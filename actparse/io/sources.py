@@ -179,7 +179,8 @@ def _decoded_lines(stream: IO[bytes], name: str) -> Iterator[_Line]:
             try:
                 yield _Line(number, data.decode("utf-8"))
             except UnicodeDecodeError as err:
-                problem = f"not valid UTF-8: byte 0x{data[err.start]:02x} at position {err.start + 1} of the line"
+                byte = f"0x{data[err.start]:02x}"
+                problem = f"not valid UTF-8: byte {byte} at position {err.start + 1} of the line"
                 yield _Line(number, data.decode("utf-8", "replace"), f"{name}:{number}: {problem}")
     except (OSError, EOFError, zlib.error) as err:
         yield _Line(number + 1, None, f"{name}:{number + 1}: {_read_problem(err)}")
@@ -220,14 +221,15 @@ def _tell_layout(lines: Iterator[_Line], fmt: str) -> tuple[list[_Line], str, st
         text_format = fmt if registry.format_spec(fmt).text_marker == marker else None
     if text_format is not None:
         return head, TEXT, text_format
-    if marker != "[":
-        return head, JSON_LINES, None
+    if marker != "[" or _next_filled(lines, head) is None:
+        return head, JSON_LINES if marker != "[" else JSON_LIST, None
+    # More lines follow: JSON lines if the first is a whole JSON value (a list, which
+    # becomes an error), else the opening of a JSON list.
     try:
         json.loads(first.text)
     except ValueError:
         return head, JSON_LIST, None
-    after = _next_filled(lines, head)
-    return head, JSON_LINES if after is not None else JSON_LIST, None
+    return head, JSON_LINES, None
 
 
 def _next_filled(lines: Iterator[_Line], head: list[_Line]) -> _Line | None:
@@ -240,9 +242,7 @@ def _next_filled(lines: Iterator[_Line], head: list[_Line]) -> _Line | None:
     return None
 
 
-def _lines_format(
-    head: list[_Line], lines: Iterator[_Line], name: str
-) -> tuple[list[_Line], str]:
+def _lines_format(head: list[_Line], lines: Iterator[_Line], name: str) -> tuple[list[_Line], str]:
     """The format of JSON lines: that of the first line that is a JSON object (lines
     before it that are not become errors when read); the lines read for it, and the
     format."""
@@ -320,7 +320,9 @@ def _text_pieces(lines: Iterator[_Line], name: str, fmt: str) -> Iterator[Piece]
         if piece.error is not None or piece.text is None:
             yield piece
         elif to_record is None:
-            yield piece._replace(error=f"{name}:{piece.line}: format {fmt!r} has no plain-text layout")
+            yield piece._replace(
+                error=f"{name}:{piece.line}: format {fmt!r} has no plain-text layout"
+            )
         else:
             try:
                 yield piece._replace(text=None, raw=to_record(piece.text))
@@ -357,7 +359,9 @@ def _list_pieces(lines: Iterator[_Line], name: str) -> Iterator[Piece]:
         try:
             value, end = _decoder.raw_decode(text, pos)
         except json.JSONDecodeError as err:
-            problem = failure or f"{name}:{err.lineno}: not valid JSON: {err.msg} (column {err.colno})"
+            problem = (
+                failure or f"{name}:{err.lineno}: not valid JSON: {err.msg} (column {err.colno})"
+            )
             yield Piece(index, text=text[pos:], error=f"{problem}; dialogue {index} on is not read")
             return
         line_no += text.count("\n", counted, pos)
@@ -370,13 +374,18 @@ def _list_pieces(lines: Iterator[_Line], name: str) -> Iterator[Piece]:
             yield Piece(index, raw=value)
         else:
             problem = f"expected a JSON object, got {json_kind(value)}"
-            yield Piece(index, text=text[pos:end], error=f"{name}:{line_no}: dialogue {index}: {problem}")
+            yield Piece(
+                index, text=text[pos:end], error=f"{name}:{line_no}: dialogue {index}: {problem}"
+            )
         pos = _skip_space(text, end)
         if text.startswith(",", pos):
             pos += 1
             continue
         if not text.startswith("]", pos):
-            problem = failure or f"{name}:{_line_of(text, pos)}: expected ',' or ']' after dialogue {index}"
+            problem = (
+                failure
+                or f"{name}:{_line_of(text, pos)}: expected ',' or ']' after dialogue {index}"
+            )
             yield Piece(index + 1, text=text[pos:], error=problem)
             return
         pos += 1
