@@ -236,7 +236,12 @@ def _headlines() -> str:
 @app.command("eval")
 def eval_command(
     input: Annotated[
-        Path, typer.Argument(help="Dialogues with reference acts.", exists=True, dir_okay=False)
+        Path,
+        typer.Argument(
+            help="Dialogues with reference acts ('-': standard input).",
+            dir_okay=False,
+            allow_dash=True,  # not exists=True, which refuses '-' (see label)
+        ),
     ],
     as_json: Annotated[
         bool,

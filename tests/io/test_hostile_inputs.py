@@ -123,6 +123,13 @@ def test_dash_reads_standard_input_for_every_format(name: str, count: int) -> No
     assert not any("actparse_error" in json.loads(line) for line in lines)
 
 
+def test_eval_reads_standard_input() -> None:
+    text = (FIXTURES / "dealornodeal_val_20.txt").read_bytes()
+    result = runner.invoke(app, ["eval", "-", "--json"], input=text)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["corpus"] == "dealornodeal"
+
+
 def test_gzip_on_standard_input_is_told_by_its_magic_bytes() -> None:
     data = gzip.compress((FIXTURES / "craigslist_validation_20.jsonl").read_bytes())
     result = _invoke("-", stdin=data)
