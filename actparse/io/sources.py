@@ -140,7 +140,7 @@ def open_source(path: str | Path, fmt: str = "auto") -> Iterator[Source]:
             fmt = fmt if fmt != "auto" else _list_format(elements, name)
             yield Source(name, fmt, layout, iter(elements))
         elif layout == TEXT:
-            fmt = text_format if fmt == "auto" and text_format else fmt
+            fmt = text_format or fmt
             yield Source(name, fmt, layout, _text_pieces(_chain(head, lines), name, fmt))
         else:
             if fmt == "auto":
@@ -347,7 +347,8 @@ def _list_pieces(lines: Iterator[_Line], name: str) -> Iterator[Piece]:
         parts.append(line.text)
         size += len(line.text)
     text = "".join(parts)
-    pos = _skip_space(text, 0) + 1  # past the "[" that told the layout
+    del parts  # the list is held whole once, as text
+    pos = text.find("[") + 1  # past the "[" that told the layout (only space before it)
     index = 0
     line_no, counted = 1, 0
     while True:
