@@ -123,16 +123,16 @@ def _party(raw: Any, what: str) -> Party:
     values = list_field(raw["value"], f"{what}.value")
     if len(counts) != len(ITEMS) or len(values) != len(ITEMS):
         raise ValueError(f"{what}: expected {len(ITEMS)} counts and values")
-    return Party(
-        items=tuple(
-            Item(
-                name,
-                count_field(c, f"{what} count of {name}"),
-                float(count_field(v, f"{what} value of {name}")),
-            )
-            for name, c, v in zip(ITEMS, counts, values)
-        )
-    )
+    counts, values = _whole(counts, f"{what} count"), _whole(values, f"{what} value")
+    return Party(items=tuple(Item(name, c, float(v)) for name, c, v in zip(ITEMS, counts, values)))
+
+
+def _whole(numbers: list[Any], what: str) -> list[int]:
+    """Counts or values: whole numbers from 0 (each checked, naming its item, only when
+    one of them is not a plain one: this runs for every record)."""
+    if all(type(n) is int and n >= 0 for n in numbers):
+        return numbers
+    return [count_field(n, f"{what} of {name}") for name, n in zip(ITEMS, numbers)]
 
 
 def _check_split(agreed: tuple[tuple[int, ...], tuple[int, ...]], totals: Sequence[int]) -> None:

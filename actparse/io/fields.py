@@ -36,6 +36,8 @@ def count_field(value: Any, what: str, maximum: int | None = None) -> int:
     ``1.5``, ``-5``, ``True`` and a count above ``maximum`` are errors saying so; a whole
     float (``2.0``) is that number.
     """
+    if type(value) is int and value >= 0 and (maximum is None or value <= maximum):
+        return value  # the common case, checked first: readers call this per item
     number: Any = value
     if isinstance(value, str):
         try:
