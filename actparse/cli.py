@@ -106,10 +106,12 @@ def label(
         Path | None,
         typer.Argument(
             help="Dialogues to label: JSON lines or a JSON list ('.gz' is read "
-            "compressed) or '.parquet'. Without it, a small bundled sample is labelled and "
-            "shown as a table.",
-            exists=True,
+            "compressed) or '.parquet'; '-' reads standard input. Without it, a small "
+            "bundled sample is labelled and shown as a table.",
+            # Not exists=True: typer's check turns '-' into a Path before comparing it with
+            # '-', so it would refuse standard input; a missing file is an OSError below.
             dir_okay=False,
+            allow_dash=True,
         ),
     ] = None,
     output: Annotated[
@@ -163,7 +165,8 @@ def label(
             return
         # The bar needs a terminal to show on, and stdout free (not the output).
         show_progress = to_file and err.is_terminal
-        total = count_records(input) if show_progress else None
+        # Counting reads the input once more: only a regular file can be read twice.
+        total = count_records(input) if show_progress and input.is_file() else None
         with _progress(total, enabled=show_progress) as tick:
             summary = label_path(
                 input,
@@ -233,7 +236,12 @@ def _headlines() -> str:
 @app.command("eval")
 def eval_command(
     input: Annotated[
-        Path, typer.Argument(help="Dialogues with reference acts.", exists=True, dir_okay=False)
+        Path,
+        typer.Argument(
+            help="Dialogues with reference acts ('-': standard input).",
+            dir_okay=False,
+            allow_dash=True,  # not exists=True, which refuses '-' (see label)
+        ),
     ],
     as_json: Annotated[
         bool,

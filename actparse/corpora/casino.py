@@ -30,6 +30,7 @@ from actparse.corpora.splits.dialogue import (
 )
 from actparse.corpora.splits.evaluate import SplitReport
 from actparse.engine.decisions import DecisionList, IntentRule
+from actparse.io.fields import count_field
 from actparse.io.records import Record
 from actparse.models import Act, Dialogue, Item, ItemSplit, Party, Turn
 from actparse.registry import Parser
@@ -102,11 +103,19 @@ def _counts(shares: Any, what: str) -> tuple[int, ...]:
         raise TypeError(f"{what} must map items to counts")
     by_name = {str(k).lower(): v for k, v in shares.items()}
     try:
-        return tuple(int(by_name[name]) for name in ITEMS)
+        return tuple(count_field(by_name[name], f"{what}.{name}", ITEM_COUNT) for name in ITEMS)
     except KeyError as err:
         raise KeyError(f"{what}: no count for {err.args[0]!r}") from None
-    except (TypeError, ValueError):
-        raise ValueError(f"{what}: counts must be integers, got {dict(shares)!r}") from None
+
+
+def _submission(task: Mapping[str, Any], what: str) -> dict[str, Any]:
+    """A Submit-Deal's shares: counts from 0 to 3 that give out at most 3 of an item."""
+    mine = _counts(task.get("issue2youget"), f"{what}.issue2youget")
+    theirs = _counts(task.get("issue2theyget"), f"{what}.issue2theyget")
+    for name, a, b in zip(ITEMS, mine, theirs):
+        if a + b > ITEM_COUNT:
+            raise ValueError(f"{what}: {a} + {b} {name} submitted but there are {ITEM_COUNT}")
+    return {"issue2youget": list(mine), "issue2theyget": list(theirs)}
 
 
 def _party(info: Any, agent: str) -> Party:
@@ -164,19 +173,18 @@ def dialogue_from_casino(raw: dict[str, Any]) -> Dialogue:
         text = entry["text"]
         if not isinstance(text, str):
             raise TypeError(f"chat_logs[{k}].text must be a string")
-        task = entry.get("task_data") or {}
-        action = DEAL_ACTIONS.get(text.strip()) if task else None
+        action = DEAL_ACTIONS.get(text.strip())
         if action is None:
             turns.append(Turn(k, AGENTS[speaker], "message", text))
             continue
+        # Every deal action of the corpus carries task_data: without it the text could
+        # be a typed message or a deal action that lost its terms; neither can be told.
+        task = entry.get("task_data")
+        if not isinstance(task, Mapping) or not task:
+            raise ValueError(f"chat_logs[{k}]: {text.strip()} without task_data")
         data: dict[str, Any] = dict(task)
         if action == "submit-deal":
-            data = {
-                "issue2youget": list(_counts(task.get("issue2youget"), f"chat_logs[{k}].youget")),
-                "issue2theyget": list(
-                    _counts(task.get("issue2theyget"), f"chat_logs[{k}].theyget")
-                ),
-            }
+            data = _submission(task, f"chat_logs[{k}]")
         turns.append(Turn(k, AGENTS[speaker], action, "", data=data))
     labels = _labels_by_turn(turns, raw.get("annotations"))
     if labels:

@@ -34,6 +34,7 @@ from actparse.corpora.splits.dialogue import (
 from actparse.corpora.splits.evaluate import SplitReport
 from actparse.corpora.splits.views import ViewMemo
 from actparse.engine.decisions import DecisionList, IntentRule
+from actparse.io.fields import count_field, list_field
 from actparse.io.records import Record
 from actparse.models import Act, Dialogue, Item, ItemSplit, Party, Turn
 from actparse.registry import Parser
@@ -118,12 +119,29 @@ def parse_output(output: str) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
 def _party(raw: Any, what: str) -> Party:
     if not isinstance(raw, Mapping):
         raise TypeError(f"{what} must be a mapping with 'count' and 'value'")
-    counts, values = list(raw["count"]), list(raw["value"])
+    counts = list_field(raw["count"], f"{what}.count")
+    values = list_field(raw["value"], f"{what}.value")
     if len(counts) != len(ITEMS) or len(values) != len(ITEMS):
         raise ValueError(f"{what}: expected {len(ITEMS)} counts and values")
-    return Party(
-        items=tuple(Item(name, int(c), float(v)) for name, c, v in zip(ITEMS, counts, values))
-    )
+    counts, values = _whole(counts, f"{what} count"), _whole(values, f"{what} value")
+    return Party(items=tuple(Item(name, c, float(v)) for name, c, v in zip(ITEMS, counts, values)))
+
+
+def _whole(numbers: list[Any], what: str) -> list[int]:
+    """Counts or values: whole numbers from 0 (each checked, naming its item, only when
+    one of them is not a plain one: this runs for every record)."""
+    if all(type(n) is int and n >= 0 for n in numbers):
+        return numbers
+    return [count_field(n, f"{what} of {name}") for name, n in zip(ITEMS, numbers)]
+
+
+def _check_split(agreed: tuple[tuple[int, ...], tuple[int, ...]], totals: Sequence[int]) -> None:
+    """An agreed split gives out at most the items there are."""
+    for name, you, them, total in zip(ITEMS, agreed[0], agreed[1], totals):
+        if you + them > total:
+            raise ValueError(
+                f"output: {you} + {them} of item {name!r} agreed but there are only {total}"
+            )
 
 
 def dialogue_from_dealornodeal(raw: dict[str, Any]) -> Dialogue:
@@ -141,6 +159,8 @@ def dialogue_from_dealornodeal(raw: dict[str, Any]) -> Dialogue:
     if not isinstance(output, str):
         raise TypeError("output must be a string")
     agreed = parse_output(output)
+    if agreed is not None:
+        _check_split(agreed, [i.count for i in parties[0].items])
     turns: list[Turn] = []
     for segment in dialogue.split("<eos>"):
         segment = segment.strip()

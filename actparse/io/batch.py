@@ -11,8 +11,10 @@ only the new acts field, which the main process splices into the line it kept.
 
 With ``on_error="keep"`` every input record reaches the output: a record that cannot be
 labelled is written unchanged with an ``actparse_error`` field naming the file, the line
-and the problem (a line that is not JSON at all is kept as text under
-``actparse_input``). With ``on_error="stop"`` the first problem raises
+and the problem, and what the reader could not make a record of (a line that is not
+JSON or not UTF-8, an element of a JSON list that is not an object, the end of a
+truncated ``.gz``: see :mod:`actparse.io.sources`) is one such record with the text it
+read there under ``actparse_input``. With ``on_error="stop"`` the first problem raises
 :class:`~actparse.io.records.InputError`.
 """
 
@@ -23,6 +25,7 @@ import itertools
 import json
 import multiprocessing
 import os
+import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,14 +36,8 @@ from typing import Any, NamedTuple
 from actparse import registry
 from actparse.io.output import open_sink
 from actparse.io.parquet import is_parquet, iter_parquet_rows
-from actparse.io.records import (
-    InputError,
-    Record,
-    detect_format,
-    open_text,
-    parse_json_line,
-    read_records,
-)
+from actparse.io.records import InputError, Record, parse_json_line
+from actparse.io.sources import open_source
 from actparse.io.spans import json_object_spans
 from actparse.io.writers import write_record
 from actparse.models import SKIPPED, UNKNOWN_ACTION, Act
@@ -58,7 +55,18 @@ IN_FLIGHT = 2
 
 # One encoder for every output line: json.dumps with options builds a new one per call.
 # Records read from JSON or Parquet cannot be circular, so that check is skipped.
-_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+_encode_json = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _encode(value: Any) -> str:
+    """One output line. A lone surrogate (a ``"\\ud800"`` escape in the input) has no
+    UTF-8 form, so it is written as the same JSON escape, which reads back as the same
+    string; everything else is written as itself."""
+    text = _encode_json(value)
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 #: Where a JSON line's acts field is (see ``Format.acts_field``): ``(start, end)``.
@@ -76,6 +84,8 @@ class Item(NamedTuple):
     format: str
     text: str | None = None
     raw: Any = None
+    #: Why the reader could not make a record of it (``text``: what it read there).
+    error: str | None = None
 
 
 class Outcome(NamedTuple):
@@ -102,33 +112,23 @@ class Outcome(NamedTuple):
 
 
 def iter_items(path: str | Path, fmt: str = "auto") -> Iterator[Item]:
-    """The input records of a file, as items; JSON lines stay unparsed text."""
-    source = str(path)
+    """The input records of a file (``-``: standard input), as items; JSON lines stay
+    unparsed text. What the reader could not read comes as an item with an ``error``,
+    in its place."""
     if is_parquet(path):
         for number, row_format, row in iter_parquet_rows(path):
-            yield Item(source, number, row_format if fmt == "auto" else fmt, raw=row)
+            yield Item(str(path), number, row_format if fmt == "auto" else fmt, raw=row)
         return
-    if fmt == "auto":
-        fmt = detect_format(path)
-    if _is_json_lines(path):
-        with open_text(path) as fh:
-            for number, text in enumerate(fh, start=1):
-                if text.strip():
-                    yield Item(source, number, fmt, text=text)
-        return
-    for record in read_records(path, fmt):
-        yield Item(source, record.line, record.format, raw=record.raw)
-
-
-def _is_json_lines(path: str | Path) -> bool:
-    with open_text(path) as fh:
-        head = fh.read(256).lstrip()
-    return head.startswith("{")
+    with open_source(path, fmt) as source:
+        for piece in source.pieces:
+            yield Item(source.name, piece.line, source.format, piece.text, piece.raw, piece.error)
 
 
 def _read(item: Item) -> tuple[Record, str | None, Span | None]:
     """The record of an item and, for a JSON line whose format writes its acts into one
     field, that field and where its value is in the line."""
+    if item.error is not None:
+        raise InputError(item.error)
     if item.text is None:
         return Record(item.raw, item.format, item.source, item.line), None, None
     field = registry.handlers(item.format).acts_field
@@ -319,4 +319,6 @@ def label_path(
             summary.errors += outcome.error is not None
             if progress is not None:
                 progress()
+    # A Parquet sink writes a record Arrow cannot hold (a lone surrogate) as an error.
+    summary.errors += getattr(sink, "unwritable", 0)
     return summary

@@ -61,40 +61,110 @@ def iter_parquet_rows(path: str | Path) -> Iterator[tuple[int, str, dict[str, An
             yield number, fmt, row
 
 
+#: The columns of an error record (``on_error="keep"``): what went wrong, and the input
+#: as text where it is not a record or does not fit the schema.
+ERROR_COLUMNS = ("actparse_error", "actparse_input")
+
+
 class ParquetSink:
     """Collects output records (as JSON lines) and writes them in Parquet batches.
 
-    With a ``schema`` (the input's) the output has exactly that layout, plus an
-    ``actparse_error`` column when ``keep_errors``; without one, the first batch decides.
-    Written to a temporary name and renamed into place on success.
+    With a ``schema`` (the input's) the output has exactly that layout; without one it
+    is inferred from the first labelled records (column by column, over every record of
+    the batch), never from error records, which are held back until a labelled record
+    has come. With ``keep_errors`` it also has the :data:`ERROR_COLUMNS`: an error record
+    keeps its fields in the input's columns when the input was Parquet, else as JSON
+    text in ``actparse_input``; so does a record that cannot be written as it is (a
+    value of another type than its column's, a lone surrogate, which Arrow strings
+    cannot hold), with an ``actparse_error`` saying so. Without ``keep_errors`` such a record is an
+    :class:`~actparse.io.records.InputError` naming it. Written to a temporary name and
+    renamed into place on success.
     """
 
     def __init__(self, path: str | Path, schema: Any = None, keep_errors: bool = False) -> None:
         self.pa = _pyarrow()
         self.path = Path(path)
         self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.part")
-        self.schema = schema
-        if schema is not None and keep_errors and "actparse_error" not in schema.names:
-            self.schema = schema.append(self.pa.field("actparse_error", self.pa.string()))
+        self.keep_errors = keep_errors
+        self.schema = None if schema is None else self._with_error_columns(schema)
+        self.from_input = schema is not None
         self.rows: list[dict[str, Any]] = []
+        self.labelled = False  # whether a labelled (not an error) record is held
+        self.written = 0
+        #: Labelled records written as error records: they could not be written as they are.
+        self.unwritable = 0
         self.writer: Any = None
 
     def write(self, line: str) -> None:
         """Add one output record (a JSON line); the trailing newline is ignored."""
         if line.strip():
-            self.rows.append(json.loads(line))
-        if len(self.rows) >= BATCH_ROWS:
+            row = json.loads(line)
+            if ERROR_COLUMNS[0] not in row:
+                self.labelled = True
+            elif not self.from_input:
+                # Its fields are what was wrong: Arrow might bend them to fit a column
+                # ("ab" into a list of letters), so they are kept as they were, as text.
+                row = _error_row(row, str(row[ERROR_COLUMNS[0]]))
+            self.rows.append(row)
+        if len(self.rows) >= BATCH_ROWS and (self.schema is not None or self.labelled):
             self._flush()
+
+    def _with_error_columns(self, schema: Any) -> Any:
+        for name in ERROR_COLUMNS if self.keep_errors else ():
+            if name not in schema.names:
+                schema = schema.append(self.pa.field(name, self.pa.string()))
+        return schema
+
+    def _infer(self, rows: list[dict[str, Any]]) -> Any:
+        """A schema from the labelled rows: every key any of them has, each column's type
+        inferred from all its values (a column no value fits is a string column)."""
+        pa = self.pa
+        labelled = [row for row in rows if ERROR_COLUMNS[0] not in row]
+        names = dict.fromkeys(key for row in labelled for key in row if key not in ERROR_COLUMNS)
+        fields = []
+        for name in names:
+            values = [row.get(name) for row in labelled]
+            try:
+                kind = pa.array(values).type
+            except _CONVERSION_ERRORS:  # the first value Arrow can hold decides
+                kind = next(filter(None, map(self._type_of, values)), pa.string())
+            fields.append(pa.field(name, pa.string() if pa.types.is_null(kind) else kind))
+        return self._with_error_columns(pa.schema(fields))
+
+    def _type_of(self, value: Any) -> Any:
+        try:
+            return self.pa.array([value]).type
+        except _CONVERSION_ERRORS:
+            return None
 
     def _flush(self) -> None:
         if not self.rows:
             return
-        table = self.pa.Table.from_pylist(self.rows, schema=self.schema)
+        if self.schema is None:
+            self.schema = self._infer(self.rows)
+        try:
+            table = self.pa.Table.from_pylist(self.rows, schema=self.schema)
+        except _CONVERSION_ERRORS:
+            fitted = [self._fit(row, self.written + k) for k, row in enumerate(self.rows, 1)]
+            table = self.pa.Table.from_pylist(fitted, schema=self.schema)
         if self.writer is None:
-            self.schema = table.schema
             self.writer = self.pa.parquet.ParquetWriter(self.tmp, self.schema)
         self.writer.write_table(table)
+        self.written += len(self.rows)
         self.rows = []
+
+    def _fit(self, row: dict[str, Any], number: int) -> dict[str, Any]:
+        """The row if it fits the schema; else, keeping errors, an error row holding it
+        as JSON text."""
+        try:
+            self.pa.Table.from_pylist([row], schema=self.schema)
+            return row
+        except _CONVERSION_ERRORS as err:
+            problem = f"{self.path}: output record {number} cannot be written to Parquet: {err}"
+            if not self.keep_errors:
+                raise InputError(problem) from None
+        self.unwritable += ERROR_COLUMNS[0] not in row
+        return _error_row(row, str(row.get(ERROR_COLUMNS[0], problem)))
 
     def __enter__(self) -> ParquetSink:
         return self
@@ -104,7 +174,7 @@ class ParquetSink:
             if exc_type is None:
                 self._flush()
                 if self.writer is None:  # no rows at all: still a valid, empty file
-                    schema = self.schema or self.pa.schema([])
+                    schema = self.schema or self._with_error_columns(self.pa.schema([]))
                     self.writer = self.pa.parquet.ParquetWriter(self.tmp, schema)
         finally:
             if self.writer is not None:
@@ -113,3 +183,22 @@ class ParquetSink:
             os.replace(self.tmp, self.path)
         else:
             self.tmp.unlink(missing_ok=True)
+
+
+# What Arrow raises for a value it cannot hold: ArrowInvalid and ArrowTypeError are a
+# ValueError and a TypeError, a lone surrogate a UnicodeEncodeError (a ValueError).
+_CONVERSION_ERRORS = (ValueError, TypeError, OverflowError)
+
+
+def _error_row(row: dict[str, Any], error: str) -> dict[str, Any]:
+    """An error row: the error, and the record's fields as JSON text (or the input text
+    an error record already holds)."""
+    data = {k: v for k, v in row.items() if k != ERROR_COLUMNS[0]}
+    given = data.get(ERROR_COLUMNS[1]) if set(data) == {ERROR_COLUMNS[1]} else None
+    text = given if isinstance(given, str) else json.dumps(data, ensure_ascii=True)
+    return {ERROR_COLUMNS[0]: _arrow_text(error), ERROR_COLUMNS[1]: _arrow_text(text)}
+
+
+def _arrow_text(text: str) -> str:
+    """Text Arrow can hold: a lone surrogate becomes its escape (``\\ud800``)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

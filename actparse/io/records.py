@@ -2,9 +2,10 @@
 
 A file is JSON lines (read line by line), a JSON list (loaded whole), or a plain-text
 layout a corpus declares (one dialogue per line, e.g. Deal or No Deal's original
-format); ``.gz`` is read compressed. The format of a file is told from its first record
-by asking :mod:`actparse.registry`, which also says how a record of each format becomes
-a :class:`~actparse.models.Dialogue`.
+format); ``.gz`` is read compressed, ``-`` is standard input. :mod:`actparse.io.sources`
+reads the bytes and tells the layout and the format (asking :mod:`actparse.registry`,
+which also says how a record of each format becomes a
+:class:`~actparse.models.Dialogue`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from actparse import registry
+from actparse.io.sources import InputError, Piece, json_kind, open_source
 from actparse.models import Dialogue
 
 __all__ = [
@@ -27,12 +29,9 @@ __all__ = [
     "open_text",
     "parse_json_line",
     "parse_text_line",
+    "piece_record",
     "read_records",
 ]
-
-
-class InputError(ValueError):
-    """Input that cannot be read; the message names the source, the line and the problem."""
 
 
 @dataclass(frozen=True)
@@ -74,76 +73,38 @@ def format_of_record(raw: Any) -> str | None:
 
 
 def open_text(path: str | Path) -> IO[str]:
-    """Open a text file for reading, decompressing ``.gz`` on the fly."""
+    """Open a text file for a quick look (counting lines), decompressing ``.gz`` on the
+    fly; a byte that is not UTF-8 reads as U+FFFD (records are read by
+    :func:`~actparse.io.sources.open_source`, which reports it)."""
     if str(path).endswith(".gz"):
-        return gzip.open(path, "rt", encoding="utf-8")
-    return open(path, encoding="utf-8")
-
-
-def _first_char(fh: IO[str]) -> str:
-    """The first non-space character of a text file (``""`` when there is none); the
-    file is left at its start."""
-    head = fh.read(1)
-    while head and head.isspace():
-        head = fh.read(1)
-    fh.seek(0)
-    return head
+        return gzip.open(path, "rt", encoding="utf-8", errors="replace")
+    return open(path, encoding="utf-8", errors="replace")
 
 
 def detect_format(path: str | Path) -> str:
-    """The format of a file, from its first record (a JSON list is loaded whole)."""
-    with open_text(path) as fh:
-        head = fh.read(4096).lstrip()
-        fh.seek(0)
-        text_format = registry.text_format(head[:1]) if head else None
-        if text_format is not None:
-            return text_format
-        if not head:
-            return registry.default_format()
-        if head.startswith("["):
-            try:
-                data = json.load(fh)
-            except json.JSONDecodeError as err:
-                raise InputError(f"{path}:{err.lineno}: not valid JSON: {err.msg}") from None
-            empty = not (isinstance(data, list) and data)
-            fmt = registry.default_format() if empty else format_of_record(data[0])
-        elif head.startswith("{"):
-            first = fh.readline()
-            try:
-                fmt = format_of_record(json.loads(first))
-            except json.JSONDecodeError:
-                fmt = registry.default_format()  # the reader names the broken line
-        else:
-            fmt = None
-    if fmt is None:
-        titles = ", ".join(c.title for c in registry.corpora())
-        raise InputError(
-            f"{path}:1: cannot tell the format (expected records of {titles}); pass --format"
-        )
-    return fmt
+    """The format of a file, from its first records (a JSON list is loaded whole)."""
+    with open_source(path) as source:
+        return source.format
 
 
 def read_records(path: str | Path, fmt: str = "auto") -> Iterator[Record]:
-    """Stream the records of a file.
+    """Stream the records of a file (``-``: standard input), stopping at the first that
+    cannot be read with an :class:`InputError` naming the file and the line.
 
     ``fmt`` is a format name of :mod:`actparse.registry` or ``auto``. JSON lines and
     plain-text layouts are read line by line; a JSON list is loaded whole.
     """
-    source = str(path)
-    if fmt == "auto":
-        fmt = detect_format(path)
-    try:
-        spec = registry.format_spec(fmt)
-    except ValueError as err:
-        raise InputError(f"{source}: {err}") from None
-    with open_text(path) as fh:
-        head = _first_char(fh)
-        if spec.text_marker is not None and head == spec.text_marker:
-            yield from _read_text_lines(fh, source, fmt)
-        elif head == "[":
-            yield from _read_json_list(fh, source, fmt)
-        else:
-            yield from _read_json_lines(fh, source, fmt)
+    with open_source(path, fmt) as source:
+        for piece in source.pieces:
+            yield piece_record(piece, source.name, source.format)
+
+
+def piece_record(piece: Piece, source: str, fmt: str) -> Record:
+    """The record of a piece of input, or :class:`InputError` saying why there is none."""
+    if piece.error is not None:
+        raise InputError(piece.error)
+    raw = piece.raw if piece.text is None else parse_json_line(piece.text, source, piece.line)
+    return Record(raw, fmt, source, piece.line)
 
 
 def parse_json_line(text: str, source: str, number: int) -> dict[str, Any]:
@@ -155,7 +116,7 @@ def parse_json_line(text: str, source: str, number: int) -> dict[str, Any]:
             f"{source}:{number}: not valid JSON: {err.msg} (column {err.colno})"
         ) from None
     if not isinstance(raw, dict):
-        raise InputError(f"{source}:{number}: expected a JSON object, got {type(raw).__name__}")
+        raise InputError(f"{source}:{number}: expected a JSON object, got {json_kind(raw)}")
     return raw
 
 
@@ -170,29 +131,3 @@ def parse_text_line(text: str, source: str, number: int, fmt: str) -> dict[str, 
         return to_record(text)
     except ValueError as err:
         raise InputError(f"{source}:{number}: {err}") from None
-
-
-def _read_text_lines(fh: IO[str], source: str, fmt: str) -> Iterator[Record]:
-    for number, line in enumerate(fh, start=1):
-        if line.strip():
-            yield Record(parse_text_line(line, source, number, fmt), fmt, source, number)
-
-
-def _read_json_lines(fh: IO[str], source: str, fmt: str) -> Iterator[Record]:
-    for number, line in enumerate(fh, start=1):
-        if line.strip():
-            yield Record(parse_json_line(line, source, number), fmt, source, number)
-
-
-def _read_json_list(fh: IO[str], source: str, fmt: str) -> Iterator[Record]:
-    try:
-        data = json.load(fh)
-    except json.JSONDecodeError as err:
-        raise InputError(f"{source}:{err.lineno}: not valid JSON: {err.msg}") from None
-    if not isinstance(data, list):
-        raise InputError(f"{source}:1: expected a JSON list of dialogues")
-    for index, raw in enumerate(data):
-        if not isinstance(raw, dict):
-            raise InputError(f"{source}: dialogue {index + 1}: expected a JSON object")
-        # Position in the list, counted from 1 like a line number.
-        yield Record(raw, fmt, source, index + 1)

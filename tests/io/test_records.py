@@ -75,7 +75,9 @@ def test_bad_input_names_file_and_line(tmp_path: Path, content: str, message: st
 def test_forced_format_names_the_bad_dialogue(tmp_path: Path) -> None:
     path = tmp_path / "x.json"
     path.write_text("[1, 2]\n")
-    with pytest.raises(InputError, match=r"x\.json: dialogue 1: expected a JSON object"):
+    with pytest.raises(
+        InputError, match=r"x\.json:1: dialogue 1: expected a JSON object, got a number"
+    ):
         list(read_records(path, "cocoa"))
 
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from actparse.corpora.craigslist.parser import ACTIONS
-from actparse.io.fields import agent_index, number_or_none, text_field
+from actparse.io.fields import agent_index, list_field, number_or_none, text_field
 from actparse.models import Act, Dialogue, Listing, Party, ReferenceAct, Turn
 
 __all__ = [
@@ -76,8 +76,8 @@ def float32(value: float) -> float:
 
 def dialogue_from_hf(raw: dict[str, Any]) -> Dialogue:
     """A :class:`Dialogue` from a HuggingFace CraigslistBargains record."""
-    agents = raw["agent_turn"]
-    utterances = raw["utterance"]
+    agents = list_field(raw["agent_turn"], "agent_turn")
+    utterances = list_field(raw["utterance"], "utterance")
     if len(agents) != len(utterances):
         raise ValueError(
             f"agent_turn has {len(agents)} entries but utterance has {len(utterances)}"

@@ -150,7 +150,7 @@ def test_annotations_follow_their_messages(fixtures: Path) -> None:
                 ]
             },
             ValueError,
-            "counts must be integers",
+            "food must be a whole number",
             id="bad-counts",
         ),
     ],

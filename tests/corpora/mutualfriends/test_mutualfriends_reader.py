@@ -36,9 +36,9 @@ def test_read_records_positions(tmp_path: Path) -> None:
     ("body", "message"),
     [
         ('{"uuid": 1}\n{"uuid": \n', r"mf\.txt:2: not valid JSON"),
-        ("[1, 2]\n", r"mf\.txt: dialogue 1: expected a JSON object"),
-        ("[1, \n", r"mf\.txt:2: not valid JSON"),
-        ('"text"\n', r"mf\.txt:1: expected a JSON object, got str"),
+        ("[1, 2]\n", r"mf\.txt:1: dialogue 1: expected a JSON object, got a number"),
+        ('[{"uuid": 1}, \n', r"mf\.txt:2: not valid JSON"),
+        ('"text"\n', r"mf\.txt:1: expected a JSON object, got a string"),
     ],
 )
 def test_read_records_errors_name_file_and_position(

@@ -1,0 +1,408 @@
+"""Sources: a file, or standard input, read once from front to back as a stream of pieces.
+
+A :class:`Piece` is one record's place in the input: a JSON line still to parse, a
+record already read (an element of a JSON list, a line of a plain-text layout), or the
+reason it could not be read. Every failure below the record (a line that is not UTF-8,
+the end of a truncated ``.gz``, an element of a JSON list that is not an object, a
+plain-text line that does not follow its layout, a list that stops being JSON) becomes
+exactly one piece with an ``error`` naming the file and the line, holding the text it
+could not read; reading goes on after it wherever the input allows. The caller decides
+what an error means: :func:`~actparse.io.records.read_records` stops on it,
+:mod:`actparse.io.batch` stops or keeps it as an error record.
+
+The layout (JSON lines, a JSON list, a plain-text layout) and the format are told from
+the first lines, which are held back while they are looked at and then read like the
+rest: nothing is read twice, so ``-`` (standard input) and other pipes read like files.
+A UTF-8 byte order mark at the start is skipped.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import io
+import json
+import re
+import sys
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, NamedTuple
+
+from actparse import registry
+
+__all__ = [
+    "JSON_LINES",
+    "JSON_LIST",
+    "STDIN",
+    "TEXT",
+    "Piece",
+    "Source",
+    "json_kind",
+    "open_source",
+    "source_name",
+]
+
+#: The path that means standard input.
+STDIN = "-"
+#: How standard input is named in messages.
+STDIN_NAME = "<stdin>"
+#: Layouts: one JSON object per line, one JSON list of objects, one record per line of a
+#: corpus' plain-text layout.
+JSON_LINES, JSON_LIST, TEXT = "json-lines", "json-list", "text"
+#: Non-blank lines looked at, at most, to tell the format of JSON lines (the first that is
+#: a JSON object decides).
+DETECT_LINES = 64
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_PARQUET_MAGIC = b"PAR1"
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+_decoder = json.JSONDecoder()
+
+
+class InputError(ValueError):
+    """Input that cannot be read; the message names the source, the line and the problem."""
+
+
+class Piece(NamedTuple):
+    """One record's place in the input.
+
+    ``error`` set: it could not be read (``text`` is what was there, when there was
+    any). Else ``raw`` set: the record. Else ``text``: a JSON line, parsed later.
+    ``line`` is the line number, for a JSON list the position of the element (from 1).
+    """
+
+    line: int
+    text: str | None = None
+    raw: Any = None
+    error: str | None = None
+
+
+@dataclass
+class Source:
+    """An open input: its name for messages, its format and layout, and its pieces."""
+
+    name: str
+    format: str
+    layout: str
+    pieces: Iterator[Piece]
+
+
+class _Line(NamedTuple):
+    number: int
+    #: Decoded text (undecodable bytes replaced when ``error`` says so); ``None`` when
+    #: reading itself failed.
+    text: str | None
+    error: str | None = None
+
+
+def source_name(path: str | Path) -> str:
+    """How a path is named in messages (``<stdin>`` for ``-``)."""
+    return STDIN_NAME if str(path) == STDIN else str(path)
+
+
+def json_kind(value: Any) -> str:
+    """What a JSON value is, in words ("a list", "null"), for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object" if isinstance(value, dict) else type(value).__name__
+
+
+@contextmanager
+def open_source(path: str | Path, fmt: str = "auto") -> Iterator[Source]:
+    """Open a file (``.gz`` decompressed) or standard input (``-``; gzip told by its
+    magic bytes) and tell its layout and, for ``fmt="auto"``, its format.
+
+    Raises :class:`InputError` only when no record could be read at all: the format
+    cannot be told, or a format name is unknown.
+    """
+    name = source_name(path)
+    if fmt != "auto":
+        try:
+            registry.format_spec(fmt)
+        except ValueError as err:
+            raise InputError(f"{name}: {err}") from None
+    with _open_binary(path, name) as stream:
+        lines = _decoded_lines(stream, name)
+        head, layout, text_format = _tell_layout(lines, fmt)
+        if layout == JSON_LIST:
+            elements = list(_list_pieces(_chain(head, lines), name))
+            fmt = fmt if fmt != "auto" else _list_format(elements, name)
+            yield Source(name, fmt, layout, iter(elements))
+        elif layout == TEXT:
+            fmt = text_format or fmt
+            yield Source(name, fmt, layout, _text_pieces(_chain(head, lines), name, fmt))
+        else:
+            if fmt == "auto":
+                more, fmt = _lines_format(head, lines, name)
+                head += more
+            yield Source(name, fmt, layout, _line_pieces(_chain(head, lines)))
+
+
+# ---------------------------------------------------------------------------
+# Bytes to lines
+# ---------------------------------------------------------------------------
+
+
+def _open_binary(path: str | Path, name: str) -> Any:
+    if str(path) != STDIN:
+        return gzip.open(path, "rb") if str(path).endswith(".gz") else open(path, "rb")
+    stream: Any = sys.stdin.buffer
+    if not hasattr(stream, "peek"):
+        stream = io.BufferedReader(stream)
+    head = stream.peek(4)[:4]
+    if head.startswith(_PARQUET_MAGIC):
+        raise InputError(f"{name}: Parquet cannot be read from a pipe; pass the file's path")
+    if head.startswith(_GZIP_MAGIC):
+        return gzip.GzipFile(fileobj=stream, mode="rb")
+    return nullcontext(stream)  # standard input stays open
+
+
+def _decoded_lines(stream: IO[bytes], name: str) -> Iterator[_Line]:
+    """Every line, decoded on its own: a bad byte costs its line only, and a read
+    failure (a truncated or corrupt ``.gz``) ends the lines with one failed line."""
+    number = 0
+    try:
+        for number, data in enumerate(stream, start=1):
+            if number == 1 and data.startswith(codecs.BOM_UTF8):
+                data = data[len(codecs.BOM_UTF8) :]
+            try:
+                yield _Line(number, data.decode("utf-8"))
+            except UnicodeDecodeError as err:
+                byte = f"0x{data[err.start]:02x}"
+                problem = f"not valid UTF-8: byte {byte} at position {err.start + 1} of the line"
+                yield _Line(number, data.decode("utf-8", "replace"), f"{name}:{number}: {problem}")
+    except (OSError, EOFError, zlib.error) as err:
+        yield _Line(number + 1, None, f"{name}:{number + 1}: {_read_problem(err)}")
+
+
+def _read_problem(err: Exception) -> str:
+    if isinstance(err, EOFError):
+        return "the compressed file ends early (truncated); the lines before it were read"
+    if isinstance(err, gzip.BadGzipFile):
+        return f"not gzip data ({err})"
+    if isinstance(err, zlib.error):
+        return f"corrupt compressed data ({err})"
+    return f"cannot be read ({err})"
+
+
+def _chain(head: list[_Line], rest: Iterator[_Line]) -> Iterator[_Line]:
+    yield from head
+    yield from rest
+
+
+# ---------------------------------------------------------------------------
+# Telling the layout and the format
+# ---------------------------------------------------------------------------
+
+
+def _tell_layout(lines: Iterator[_Line], fmt: str) -> tuple[list[_Line], str, str | None]:
+    """``(lines read so far, layout, the plain-text format it is in if any)``, from the
+    first non-blank line: a plain-text format's marker, or ``[`` opening a JSON list (a
+    first line that is a whole JSON value with more lines after it is JSON lines)."""
+    head: list[_Line] = []
+    first = _next_filled(lines, head)
+    if first is None or first.text is None:
+        return head, JSON_LINES, None
+    marker = first.text.lstrip()[:1]
+    if fmt == "auto":
+        text_format = registry.text_format(marker)
+    else:
+        text_format = fmt if registry.format_spec(fmt).text_marker == marker else None
+    if text_format is not None:
+        return head, TEXT, text_format
+    if marker != "[" or _next_filled(lines, head) is None:
+        return head, JSON_LINES if marker != "[" else JSON_LIST, None
+    # More lines follow: JSON lines if the first is a whole JSON value (a list, which
+    # becomes an error), else the opening of a JSON list.
+    try:
+        json.loads(first.text)
+    except ValueError:
+        return head, JSON_LIST, None
+    return head, JSON_LINES, None
+
+
+def _next_filled(lines: Iterator[_Line], head: list[_Line]) -> _Line | None:
+    """The next line with text on it (or a failed read), added to ``head`` with the
+    blank lines before it."""
+    for line in lines:
+        head.append(line)
+        if line.text is None or line.text.strip():
+            return line
+    return None
+
+
+def _lines_format(head: list[_Line], lines: Iterator[_Line], name: str) -> tuple[list[_Line], str]:
+    """The format of JSON lines: that of the first line that is a JSON object (lines
+    before it that are not become errors when read); the lines read for it, and the
+    format."""
+    more: list[_Line] = []
+
+    def candidates() -> Iterator[_Line]:
+        yield from (line for line in head if line.text is None or line.text.strip())
+        for _ in range(DETECT_LINES):
+            line = _next_filled(lines, more)
+            if line is None:
+                return
+            yield line
+
+    seen_brace = False
+    first: int | None = None
+    for line in candidates():
+        if line.text is None:
+            if seen_brace:
+                break
+            raise InputError(line.error)
+        first = line.number if first is None else first
+        seen_brace = seen_brace or line.text.lstrip().startswith("{")
+        try:
+            raw = json.loads(line.text)
+        except ValueError:
+            continue
+        if isinstance(raw, dict):
+            fmt = registry.detect(raw)
+            if fmt is None:
+                raise _cannot_tell(name, line.number)
+            return more, fmt
+    if seen_brace or first is None:
+        # Only broken objects, or nothing: the default format's reader names each line.
+        return more, registry.default_format()
+    raise _cannot_tell(name, first)
+
+
+def _cannot_tell(name: str, number: int) -> InputError:
+    titles = ", ".join(c.title for c in registry.corpora())
+    return InputError(
+        f"{name}:{number}: cannot tell the format (expected records of {titles}); pass --format"
+    )
+
+
+def _list_format(pieces: list[Piece], name: str) -> str:
+    for piece in pieces:
+        if piece.error is None:
+            fmt = registry.detect(piece.raw)
+            if fmt is None:
+                raise _cannot_tell(name, piece.line)
+            return fmt
+    if not pieces:
+        return registry.default_format()
+    raise _cannot_tell(name, 1)
+
+
+# ---------------------------------------------------------------------------
+# Lines and elements to pieces
+# ---------------------------------------------------------------------------
+
+
+def _line_pieces(lines: Iterator[_Line]) -> Iterator[Piece]:
+    for line in lines:
+        if line.error is not None:
+            yield Piece(line.number, text=line.text, error=line.error)
+        elif line.text is not None and line.text.strip():
+            yield Piece(line.number, text=line.text)
+
+
+def _text_pieces(lines: Iterator[_Line], name: str, fmt: str) -> Iterator[Piece]:
+    """Lines of a plain-text layout, each read by the format's line reader."""
+    spec = registry.format_spec(fmt)
+    to_record = registry.resolve(spec.text_reader) if spec.text_reader is not None else None
+    for piece in _line_pieces(lines):
+        if piece.error is not None or piece.text is None:
+            yield piece
+        elif to_record is None:
+            yield piece._replace(
+                error=f"{name}:{piece.line}: format {fmt!r} has no plain-text layout"
+            )
+        else:
+            try:
+                yield piece._replace(text=None, raw=to_record(piece.text))
+            except Exception as err:  # a line reader's failure is that line's error, whatever it is
+                yield piece._replace(error=f"{name}:{piece.line}: {err}")
+
+
+def _list_pieces(lines: Iterator[_Line], name: str) -> Iterator[Piece]:
+    """The elements of a JSON list, one by one: each object a record, anything else one
+    error; where the list stops being JSON (or the input ends early), the rest is one
+    error holding the text that was not read."""
+    parts: list[str] = []
+    bad: list[tuple[int, int, str]] = []  # (start, end, error) of lines that did not decode
+    failure: str | None = None
+    size = 0
+    for line in lines:
+        if line.text is None:
+            failure = line.error
+            break
+        if line.error is not None:
+            bad.append((size, size + len(line.text), line.error))
+        parts.append(line.text)
+        size += len(line.text)
+    text = "".join(parts)
+    del parts  # the list is held whole once, as text
+    pos = text.find("[") + 1  # past the "[" that told the layout (only space before it)
+    index = 0
+    line_no, counted = 1, 0
+    while True:
+        pos = _skip_space(text, pos)
+        if index == 0 and text.startswith("]", pos):
+            pos += 1
+            break
+        index += 1
+        try:
+            value, end = _decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as err:
+            problem = (
+                failure or f"{name}:{err.lineno}: not valid JSON: {err.msg} (column {err.colno})"
+            )
+            yield Piece(index, text=text[pos:], error=f"{problem}; dialogue {index} on is not read")
+            return
+        line_no += text.count("\n", counted, pos)
+        counted = pos
+        while bad and bad[0][1] <= pos:
+            del bad[0]
+        if bad and bad[0][0] < end:
+            yield Piece(index, text=text[pos:end], error=f"{bad[0][2]} (dialogue {index})")
+        elif isinstance(value, dict):
+            yield Piece(index, raw=value)
+        else:
+            problem = f"expected a JSON object, got {json_kind(value)}"
+            yield Piece(
+                index, text=text[pos:end], error=f"{name}:{line_no}: dialogue {index}: {problem}"
+            )
+        pos = _skip_space(text, end)
+        if text.startswith(",", pos):
+            pos += 1
+            continue
+        if not text.startswith("]", pos):
+            problem = (
+                failure
+                or f"{name}:{_line_of(text, pos)}: expected ',' or ']' after dialogue {index}"
+            )
+            yield Piece(index + 1, text=text[pos:], error=problem)
+            return
+        pos += 1
+        break
+    tail = text[pos:]
+    if tail.strip():
+        problem = failure or f"{name}:{_line_of(text, pos)}: text after the end of the list"
+        yield Piece(index + 1, text=tail, error=problem)
+    elif failure is not None:
+        yield Piece(index + 1, error=failure)
+
+
+def _skip_space(text: str, pos: int) -> int:
+    found = _JSON_SPACE.match(text, pos)
+    return found.end() if found is not None else pos
+
+
+def _line_of(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
