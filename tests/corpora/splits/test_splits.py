@@ -527,6 +527,26 @@ CASINO_GOLDEN = [
         ((1, 2, 3), (2, 1, 0)),
     ),
     ("or-opening-a-message", "Or how about 2 water for me?", (3, 3, 3), ((0, 2, 0), (3, 1, 3))),
+    # Unit nouns beyond "package": portions, rations, servings, jugs, gallons, bags...
+    # stand between a count and its item like "packages" (unit-synonyms).
+    (
+        "unit-synonyms-portions-jugs",
+        "I need 2 portions of food and 2 jugs of water",
+        (3, 3, 3),
+        ((2, 2, 0), (1, 1, 3)),
+    ),
+    (
+        "unit-synonyms-after-the-item",
+        "I'll take 2 food rations and 1 water container",
+        (3, 3, 3),
+        ((2, 1, 0), (1, 2, 3)),
+    ),
+    ("unit-synonym-pkgs", "give me 3 pkgs of firewood", (3, 3, 3), ((0, 0, 3), (3, 3, 0))),
+    # Logs and kindling are firewood (firewood-synonyms).
+    ("firewood-as-logs", "I'll take 2 logs and 1 food", (3, 3, 3), ((1, 0, 2), (2, 3, 1))),
+    ("firewood-as-kindling", "you can have all the kindling", (3, 3, 3), ((3, 3, 0), (0, 0, 3))),
+    # Counterexample: a unit noun with no count claims nothing.
+    ("unit-synonym-without-count", "I always pack bags of food", (3, 3, 3), None),
 ]
 
 CASINO_MISSES = [
