@@ -107,6 +107,8 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
     start = noun
     determiner = False
     vague = False
+    # A vague word that measures an amount ("lot", "some"), not an adjective ("extra").
+    measure = False
     single_unit = False
     while j >= 0:
         tok = tokens[j]
@@ -115,6 +117,7 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
             determiner = True
         elif "vague" in word:
             vague = True
+            measure = measure or "item_adjective" not in word
             relative = relative or "relative" in word
         elif "filler" not in word:
             break
@@ -142,8 +145,9 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
             # "2 of the 3 wood": two.
             return Quantity(j - 3, "count", lexicon.number(tokens[j - 3]), True, relative)
         if value is not None:
-            # "a lot of water", "an extra food": the article belongs to the vague word.
-            if vague and lexicon.has("article", tok):
+            # "a lot of water": the article belongs to the vague word; "an extra food" is
+            # one (an-extra-is-one).
+            if measure and lexicon.has("article", tok):
                 return Quantity(start, "bare", None, False, relative)
             # "all 3 waters", "all 2 firewood": the number counts them.
             if j > 0 and lexicon.has("all", tokens[j - 1]):

@@ -545,6 +545,17 @@ CASINO_GOLDEN = [
     # Logs and kindling are firewood (firewood-synonyms).
     ("firewood-as-logs", "I'll take 2 logs and 1 food", (3, 3, 3), ((1, 0, 2), (2, 3, 1))),
     ("firewood-as-kindling", "you can have all the kindling", (3, 3, 3), ((3, 3, 0), (0, 0, 3))),
+    # "an extra water" is one, as "one extra water" is (an-extra-is-one) ...
+    (
+        "an-extra-is-one",
+        "I'd like all of the water, an extra firewood and 2 of the food",
+        (3, 3, 3),
+        ((2, 3, 1), (1, 0, 2)),
+    ),
+    ("an-extra-given", "I could give you an extra water", (3, 3, 3), ((3, 2, 3), (0, 1, 0))),
+    # ... but "a lot of water", "a little food" count nothing.
+    ("a-lot-of-is-no-count", "I need a lot of water", (3, 3, 3), None),
+    ("a-little-is-no-count", "I could use a little food", (3, 3, 3), None),
     # Counterexample: a unit noun with no count claims nothing.
     ("unit-synonym-without-count", "I always pack bags of food", (3, 3, 3), None),
 ]
