@@ -391,6 +391,8 @@ def _spread_quantities(
 ) -> None:
     """Quantities that reach over a list: "split the balls and hats" halves both; "one
     ball each" gives both sides one."""
+    # Mentions a count before them in their list reached.
+    spread: set[int] = set()
     for before, after in itertools.pairwise(mentions):
         if not conjoined(tokens, before, after, lexicon) or after.start != after.end:
             continue
@@ -419,12 +421,17 @@ def _spread_quantities(
             # named with no quantity claims nothing, a written count before it in the
             # list counts it too (count-spreads-over-the-list).
             after.kind, after.count, after.explicit = "count", before.count, True
+            spread.add(id(after))
     for m in mentions:
         if m.item is None or m.kind != "count":
             continue
         nxt = tokens[m.end + 1] if m.end + 1 < len(tokens) else ""
         lead = tokens[max(m.start - 3, 0) : m.start]
-        # "one ball each", "we each get 1"
+        # "one ball each", "we each get 1"; but "each" after a list one count spreads
+        # over runs over its items ("2 packages of firewood and water each")
+        # (each-over-the-list).
+        if lexicon.has("each", nxt) and id(m) in spread:
+            continue
         if lexicon.has("each", nxt) or not lexicon.words["each"].isdisjoint(lead):
             m.both = True
 

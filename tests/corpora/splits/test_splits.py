@@ -556,6 +556,24 @@ CASINO_GOLDEN = [
     # ... but "a lot of water", "a little food" count nothing.
     ("a-lot-of-is-no-count", "I need a lot of water", (3, 3, 3), None),
     ("a-little-is-no-count", "I could use a little food", (3, 3, 3), None),
+    # "each" after a list that one count spreads over runs over the items
+    # (each-over-the-list) ...
+    (
+        "each-over-the-list",
+        "I'll need 2 packages of firewood and water each.",
+        (3, 3, 3),
+        ((0, 2, 2), (3, 1, 1)),
+    ),
+    (
+        "each-over-the-list-after-counts",
+        "I will have 2 of food, 1 of water and firewood each.",
+        (3, 3, 3),
+        ((2, 1, 1), (1, 2, 2)),
+    ),
+    # ... but "each" after a single item, or "we each", gives both sides the count.
+    ("each-after-one-item", "one water each", (3, 2, 3), ((0, 1, 0), (3, 1, 3))),
+    ("each-after-a-list-of-counts", "2 food and 1 water each", (3, 2, 3), ((2, 1, 0), (1, 1, 3))),
+    ("we-each-keep", "We could each keep 3 food.", (3, 3, 3), None),
     # Counterexample: a unit noun with no count claims nothing.
     ("unit-synonym-without-count", "I always pack bags of food", (3, 3, 3), None),
 ]
