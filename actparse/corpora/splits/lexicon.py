@@ -47,6 +47,7 @@ _WORD_CLASSES = frozenset(
         "relative_clause",
         "copula",
         "relative",
+        "item_adjective",
         "my",
         "your",
         "majority",

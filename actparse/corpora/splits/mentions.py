@@ -107,6 +107,8 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
     start = noun
     determiner = False
     vague = False
+    # A vague word that measures an amount ("lot", "some"), not an adjective ("extra").
+    measure = False
     single_unit = False
     while j >= 0:
         tok = tokens[j]
@@ -115,6 +117,7 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
             determiner = True
         elif "vague" in word:
             vague = True
+            measure = measure or "item_adjective" not in word
             relative = relative or "relative" in word
         elif "filler" not in word:
             break
@@ -142,8 +145,9 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
             # "2 of the 3 wood": two.
             return Quantity(j - 3, "count", lexicon.number(tokens[j - 3]), True, relative)
         if value is not None:
-            # "a lot of water", "an extra food": the article belongs to the vague word.
-            if vague and lexicon.has("article", tok):
+            # "a lot of water": the article belongs to the vague word; "an extra food" is
+            # one (an-extra-is-one).
+            if measure and lexicon.has("article", tok):
                 return Quantity(start, "bare", None, False, relative)
             # "all 3 waters", "all 2 firewood": the number counts them.
             if j > 0 and lexicon.has("all", tokens[j - 1]):
@@ -387,6 +391,8 @@ def _spread_quantities(
 ) -> None:
     """Quantities that reach over a list: "split the balls and hats" halves both; "one
     ball each" gives both sides one."""
+    # Mentions a count before them in their list reached.
+    spread: set[int] = set()
     for before, after in itertools.pairwise(mentions):
         if not conjoined(tokens, before, after, lexicon) or after.start != after.end:
             continue
@@ -415,12 +421,17 @@ def _spread_quantities(
             # named with no quantity claims nothing, a written count before it in the
             # list counts it too (count-spreads-over-the-list).
             after.kind, after.count, after.explicit = "count", before.count, True
+            spread.add(id(after))
     for m in mentions:
         if m.item is None or m.kind != "count":
             continue
         nxt = tokens[m.end + 1] if m.end + 1 < len(tokens) else ""
         lead = tokens[max(m.start - 3, 0) : m.start]
-        # "one ball each", "we each get 1"
+        # "one ball each", "we each get 1"; but "each" after a list one count spreads
+        # over runs over its items ("2 packages of firewood and water each")
+        # (each-over-the-list).
+        if lexicon.has("each", nxt) and id(m) in spread:
+            continue
         if lexicon.has("each", nxt) or not lexicon.words["each"].isdisjoint(lead):
             m.both = True
 

@@ -527,6 +527,55 @@ CASINO_GOLDEN = [
         ((1, 2, 3), (2, 1, 0)),
     ),
     ("or-opening-a-message", "Or how about 2 water for me?", (3, 3, 3), ((0, 2, 0), (3, 1, 3))),
+    # Unit nouns beyond "package": portions, rations, servings, jugs, gallons, bags...
+    # stand between a count and its item like "packages" (unit-synonyms).
+    (
+        "unit-synonyms-portions-jugs",
+        "I need 2 portions of food and 2 jugs of water",
+        (3, 3, 3),
+        ((2, 2, 0), (1, 1, 3)),
+    ),
+    (
+        "unit-synonyms-after-the-item",
+        "I'll take 2 food rations and 1 water container",
+        (3, 3, 3),
+        ((2, 1, 0), (1, 2, 3)),
+    ),
+    ("unit-synonym-pkgs", "give me 3 pkgs of firewood", (3, 3, 3), ((0, 0, 3), (3, 3, 0))),
+    # Logs and kindling are firewood (firewood-synonyms).
+    ("firewood-as-logs", "I'll take 2 logs and 1 food", (3, 3, 3), ((1, 0, 2), (2, 3, 1))),
+    ("firewood-as-kindling", "you can have all the kindling", (3, 3, 3), ((3, 3, 0), (0, 0, 3))),
+    # "an extra water" is one, as "one extra water" is (an-extra-is-one) ...
+    (
+        "an-extra-is-one",
+        "I'd like all of the water, an extra firewood and 2 of the food",
+        (3, 3, 3),
+        ((2, 3, 1), (1, 0, 2)),
+    ),
+    ("an-extra-given", "I could give you an extra water", (3, 3, 3), ((3, 2, 3), (0, 1, 0))),
+    # ... but "a lot of water", "a little food" count nothing.
+    ("a-lot-of-is-no-count", "I need a lot of water", (3, 3, 3), None),
+    ("a-little-is-no-count", "I could use a little food", (3, 3, 3), None),
+    # "each" after a list that one count spreads over runs over the items
+    # (each-over-the-list) ...
+    (
+        "each-over-the-list",
+        "I'll need 2 packages of firewood and water each.",
+        (3, 3, 3),
+        ((0, 2, 2), (3, 1, 1)),
+    ),
+    (
+        "each-over-the-list-after-counts",
+        "I will have 2 of food, 1 of water and firewood each.",
+        (3, 3, 3),
+        ((2, 1, 1), (1, 2, 2)),
+    ),
+    # ... but "each" after a single item, or "we each", gives both sides the count.
+    ("each-after-one-item", "one water each", (3, 2, 3), ((0, 1, 0), (3, 1, 3))),
+    ("each-after-a-list-of-counts", "2 food and 1 water each", (3, 2, 3), ((2, 1, 0), (1, 1, 3))),
+    ("we-each-keep", "We could each keep 3 food.", (3, 3, 3), None),
+    # Counterexample: a unit noun with no count claims nothing.
+    ("unit-synonym-without-count", "I always pack bags of food", (3, 3, 3), None),
 ]
 
 CASINO_MISSES = [
