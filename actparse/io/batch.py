@@ -23,14 +23,17 @@ import itertools
 import json
 import multiprocessing
 import os
+import signal
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from actparse import registry
+from actparse.io.messages import describe
 from actparse.io.output import open_sink
 from actparse.io.parquet import is_parquet, iter_parquet_rows
 from actparse.io.records import (
@@ -166,7 +169,7 @@ def _label(item: Item, on_error: str) -> Outcome:
         out = write_record(record.raw, record.format, dialogue, acts)
         return _outcome(field, span, out, acts)
     except Exception as exc:
-        message = str(exc) if str(exc).startswith(item.source) else f"{where}: {exc}"
+        message = str(exc) if str(exc).startswith(item.source) else f"{where}: {describe(exc)}"
         if on_error == "stop":
             raise InputError(message) from None
         if isinstance(raw, dict):
@@ -183,6 +186,21 @@ _parsers: dict[str, registry.Parser] = {}
 def _init_worker(overrides: Mapping[str, registry.Parser]) -> None:
     _parsers.clear()
     _parsers.update(overrides)
+
+
+def _init_pool_worker(overrides: Mapping[str, registry.Parser]) -> None:
+    """A worker process: its parsers, and the signals of a plain process.
+
+    A worker is forked from a parent that may have turned SIGTERM and SIGHUP into an
+    exception to clean up on: the parent does the cleanup and ends the workers, so in a
+    worker those signals just end it. Ctrl-C reaches every process of the terminal's
+    group; the parent alone handles it, so no worker prints a traceback.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    _init_worker(overrides)
 
 
 def _parser_for(corpus: str) -> registry.Parser:
@@ -230,7 +248,7 @@ def label_items(
     jobs: int = 1,
     on_error: str = "stop",
     overrides: Mapping[str, registry.Parser] | None = None,
-) -> Iterator[Outcome]:
+) -> Generator[Outcome, None, None]:
     """Label items in input order, in this process or in ``jobs`` worker processes."""
     if on_error not in ("stop", "keep"):
         raise ValueError(f"on_error must be 'stop' or 'keep', got {on_error!r}")
@@ -244,7 +262,7 @@ def label_items(
     # fork keeps the already loaded rules and lexicons: workers need no warm-up.
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     release_freed_memory = _release_freed_memory()
-    with context.Pool(jobs, initializer=_init_worker, initargs=(overrides or {},)) as pool:
+    with context.Pool(jobs, initializer=_init_pool_worker, initargs=(overrides or {},)) as pool:
         window: deque[tuple[list[Item], AsyncResult[list[Outcome]]]] = deque()
         for task in tasks:
             window.append((task, pool.apply_async(_label_task, (task, on_error))))
@@ -306,10 +324,12 @@ def label_path(
     leaves nothing that looks whole.
     """
     summary = Summary()
-    with open_sink(output, path, keep_errors=on_error == "keep") as sink:
-        outcomes = label_items(
-            iter_items(path, fmt), jobs=jobs, on_error=on_error, overrides=overrides
-        )
+    items = iter_items(path, fmt)
+    with (
+        open_sink(output, path, keep_errors=on_error == "keep") as sink,
+        # closing: an error or a signal while writing ends the worker processes at once
+        closing(label_items(items, jobs=jobs, on_error=on_error, overrides=overrides)) as outcomes,
+    ):
         for outcome in outcomes:
             sink.write(outcome.line)
             sink.write("\n")

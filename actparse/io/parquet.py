@@ -9,11 +9,11 @@ reads back exactly like the original.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from actparse.io.destination import Destination
 from actparse.io.records import InputError, format_of_record
 
 __all__ = ["ParquetSink", "is_parquet", "iter_parquet_rows", "parquet_schema"]
@@ -66,13 +66,21 @@ class ParquetSink:
 
     With a ``schema`` (the input's) the output has exactly that layout, plus an
     ``actparse_error`` column when ``keep_errors``; without one, the first batch decides.
-    Written to a temporary name and renamed into place on success.
+    Written to a temporary name and renamed into place on success (a FIFO or device
+    directly; see :class:`~actparse.io.destination.Destination`).
     """
 
-    def __init__(self, path: str | Path, schema: Any = None, keep_errors: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        schema: Any = None,
+        keep_errors: bool = False,
+        inputs: Iterable[str | Path] = (),
+    ) -> None:
         self.pa = _pyarrow()
         self.path = Path(path)
-        self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.part")
+        self.destination = Destination(path, inputs)
+        self.tmp = self.destination.write_path
         self.schema = schema
         if schema is not None and keep_errors and "actparse_error" not in schema.names:
             self.schema = schema.append(self.pa.field("actparse_error", self.pa.string()))
@@ -101,15 +109,19 @@ class ParquetSink:
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         try:
+            try:
+                if exc_type is None:
+                    self._flush()
+                    if self.writer is None:  # no rows at all: still a valid, empty file
+                        schema = self.schema or self.pa.schema([])
+                        self.writer = self.pa.parquet.ParquetWriter(self.tmp, schema)
+            finally:
+                if self.writer is not None:
+                    self.writer.close()
             if exc_type is None:
-                self._flush()
-                if self.writer is None:  # no rows at all: still a valid, empty file
-                    schema = self.schema or self.pa.schema([])
-                    self.writer = self.pa.parquet.ParquetWriter(self.tmp, schema)
-        finally:
-            if self.writer is not None:
-                self.writer.close()
-        if exc_type is None:
-            os.replace(self.tmp, self.path)
-        else:
-            self.tmp.unlink(missing_ok=True)
+                self.destination.commit()
+        except BaseException:
+            self.destination.discard()
+            raise
+        if exc_type is not None:
+            self.destination.discard()
