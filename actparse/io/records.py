@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from actparse import registry
+from actparse.io.messages import describe
 from actparse.models import Dialogue
 
 __all__ = [
@@ -63,9 +64,7 @@ class Record:
 
 
 def _describe(err: Exception) -> str:
-    if isinstance(err, KeyError):
-        return f"missing field {err}"
-    return str(err)
+    return describe(err)  # in words: "a field holds a list where an object was expected"
 
 
 def format_of_record(raw: Any) -> str | None:
