@@ -29,6 +29,7 @@ from actparse import registry
 from actparse.api import evaluate_path, label_records
 from actparse.engine.rulefiles import RuleError
 from actparse.io.batch import label_path
+from actparse.io.destination import Destination
 from actparse.io.messages import describe
 from actparse.io.output import count_records, to_stdout
 from actparse.io.records import InputError, read_records
@@ -411,8 +412,10 @@ def train_prices(
     """
     from actparse.corpora.craigslist.training import train_prices as train
 
+    sources = [*inputs, *([calibrate_on] if calibrate_on else [])]
     with _run():
         try:
+            Destination(output, sources)  # refused before training, not after
             training = train(
                 inputs,
                 fmt=fmt.value,
@@ -431,7 +434,7 @@ def train_prices(
                     f"uncalibrated, {cv.calibrated:.5f} calibrated (held-out)"
                 )
             lexicon = training.lexicon
-            lexicon.save(output)
+            lexicon.save(output, sources)
         except _RUN_ERRORS as exc:
             _fail(exc)
     _say(

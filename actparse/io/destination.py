@@ -29,9 +29,12 @@ class Destination:
 
     ``inputs`` are the files the run reads: writing over one of them is refused, since
     the run would destroy what it is reading (e.g. the reference acts of an HF file).
+    ``seekable``: the format is written with seeks (Parquet), so a pipe is refused.
     """
 
-    def __init__(self, path: str | Path, inputs: Iterable[str | Path] = ()) -> None:
+    def __init__(
+        self, path: str | Path, inputs: Iterable[str | Path] = (), *, seekable: bool = False
+    ) -> None:
         self.path = Path(path)
         # Through symbolic links to the file itself: the temporary goes beside the real
         # file and replaces it, and the link is left pointing at it.
@@ -46,12 +49,16 @@ class Destination:
             raise OutputError(f"{path}: is a directory; give the name of a file to write")
         #: Written directly (FIFO, device): nothing to rename, nothing to remove.
         self.direct = mode is not None and not stat.S_ISREG(mode)
+        if seekable and mode is not None and (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+            raise OutputError(
+                f"{path}: is a pipe; this format is written with seeks, so write it to a file"
+            )
         self._mode = stat.S_IMODE(mode) if mode is not None and not self.direct else None
         if mode is not None and not self.direct:
             for source in inputs:
                 if _same_file(source, self.target):
                     raise OutputError(
-                        f"{path}: is the input file {source}; labelling it in place would "
+                        f"{path}: is the input file {source}; writing the output over it would "
                         "destroy the input, so write to another file"
                     )
         if not self.target.parent.is_dir():

@@ -10,6 +10,7 @@ message actparse wrote itself is kept as it is.
 
 from __future__ import annotations
 
+import os
 import re
 
 __all__ = ["describe", "json_kind", "os_reason"]
@@ -101,7 +102,10 @@ def describe(err: BaseException) -> str:
 def os_reason(err: OSError) -> str:
     """What the system said, without Python's decoration: ``[Errno 28] No space left on
     device: 'x'`` is ``no space left on device``."""
-    reason = (err.strerror or str(err)).rstrip(".")
+    # The system's own words for the error number: pyarrow's strerror wraps them in
+    # "Error writing bytes to file. Detail: [errno 28] ...".
+    reason = os.strerror(err.errno) if err.errno else err.strerror or str(err)
+    reason = reason.rstrip(".")
     return reason[:1].lower() + reason[1:]
 
 

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from actparse.io.destination import Destination
+from actparse.io.destination import Destination, OutputError
+from actparse.io.messages import os_reason
 from actparse.io.records import InputError, format_of_record
 
 __all__ = ["ParquetSink", "is_parquet", "iter_parquet_rows", "parquet_schema"]
@@ -79,7 +80,8 @@ class ParquetSink:
     ) -> None:
         self.pa = _pyarrow()
         self.path = Path(path)
-        self.destination = Destination(path, inputs)
+        # Parquet's writer seeks: a FIFO or socket is refused before any work.
+        self.destination = Destination(path, inputs, seekable=True)
         self.tmp = self.destination.write_path
         self.schema = schema
         if schema is not None and keep_errors and "actparse_error" not in schema.names:
@@ -98,10 +100,13 @@ class ParquetSink:
         if not self.rows:
             return
         table = self.pa.Table.from_pylist(self.rows, schema=self.schema)
-        if self.writer is None:
-            self.schema = table.schema
-            self.writer = self.pa.parquet.ParquetWriter(self.tmp, self.schema)
-        self.writer.write_table(table)
+        try:
+            if self.writer is None:
+                self.schema = table.schema
+                self.writer = self.pa.parquet.ParquetWriter(self.tmp, self.schema)
+            self.writer.write_table(table)
+        except OSError as err:
+            raise OutputError(f"{self.path}: cannot write ({os_reason(err)})") from None
         self.rows = []
 
     def __enter__(self) -> ParquetSink:

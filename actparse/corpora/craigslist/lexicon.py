@@ -22,6 +22,7 @@ from actparse.corpora.craigslist.numbers import END, START, has_dollar
 from actparse.engine.rulefiles import RuleError, load_file, parse_json, read_text
 from actparse.engine.tokenizer import tokenize
 from actparse.io.messages import json_kind
+from actparse.io.output import open_output
 
 __all__ = [
     "COCOA_LAYOUT",
@@ -63,10 +64,13 @@ class PriceLexicon:
             "right": dict(sorted(self.right_counts.items())) or {k: 1 for k in sorted(self.right)},
         }
 
-    def save(self, path: str | Path) -> None:
-        """Write the lexicon as JSON (never a pickle)."""
+    def save(self, path: str | Path, inputs: Iterable[str | Path] = ()) -> None:
+        """Write the lexicon as JSON (never a pickle), as every output is written: whole
+        or not at all, never over one of ``inputs`` (see
+        :class:`~actparse.io.output.open_output`)."""
         text = json.dumps(self.to_json(), indent=1, ensure_ascii=False, sort_keys=False)
-        Path(path).write_text(text + "\n", encoding="utf-8")
+        with open_output(path, inputs) as out:
+            out.write(text + "\n")
 
     @classmethod
     def from_json(cls, doc: Any, source: str = "<lexicon>") -> PriceLexicon:
