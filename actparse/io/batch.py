@@ -22,11 +22,13 @@ import ctypes
 import itertools
 import json
 import multiprocessing
+import multiprocessing.pool
 import os
 import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from contextlib import closing
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
@@ -262,17 +264,61 @@ def label_items(
     # fork keeps the already loaded rules and lexicons: workers need no warm-up.
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     release_freed_memory = _release_freed_memory()
-    with context.Pool(jobs, initializer=_init_pool_worker, initargs=(overrides or {},)) as pool:
+    pool = context.Pool(jobs, initializer=_init_pool_worker, initargs=(overrides or {},))
+    with _ended(pool):
         window: deque[tuple[list[Item], AsyncResult[list[Outcome]]]] = deque()
         for task in tasks:
             window.append((task, pool.apply_async(_label_task, (task, on_error))))
             if len(window) >= jobs * IN_FLIGHT:
                 done, result = window.popleft()
-                yield from _completed(done, result.get())
+                yield from _completed(done, _get(result))
                 release_freed_memory()
         while window:
             done, result = window.popleft()
-            yield from _completed(done, result.get())
+            yield from _completed(done, _get(result))
+
+
+#: How often the parent wakes while it waits for a worker (seconds).
+WAKE_SECONDS = 0.25
+
+
+def _get(result: AsyncResult[list[Outcome]]) -> list[Outcome]:
+    """A task's outcomes, waited for in slices.
+
+    A signal sent to this process may be taken by one of the pool's threads; Python
+    runs its handler only in the main thread, and only once that thread wakes. A wait
+    without a timeout would not wake when the workers died of the same signal.
+    """
+    while not result.ready():
+        result.wait(WAKE_SECONDS)
+    return result.get()
+
+
+#: How long an interrupted run waits for its worker processes to be ended.
+POOL_STOP_SECONDS = 3.0
+
+
+@contextmanager
+def _ended(pool: multiprocessing.pool.Pool) -> Iterator[None]:
+    """End a pool's workers when the block is left, as ``with Pool`` does, without ever
+    holding up an interrupted run.
+
+    ``Pool.terminate`` first takes the lock a worker holds while it waits for a task. A
+    signal sent to the whole process group (``kill -TERM -PGID``, ``timeout``) ends the
+    workers as well as the parent, and a worker ended while holding that lock leaves
+    ``terminate`` waiting for ever. So when the block is left by an exception (a signal,
+    a write error, a consumer that stopped), ``terminate`` gets a few seconds in a thread
+    and the run goes on to its own cleanup; workers still alive at exit are ended by
+    multiprocessing's exit handler.
+    """
+    try:
+        yield
+    except BaseException:
+        stopper = threading.Thread(target=pool.terminate, name="pool-stop", daemon=True)
+        stopper.start()
+        stopper.join(POOL_STOP_SECONDS)
+        raise
+    pool.terminate()
 
 
 def _release_freed_memory() -> Callable[[], object]:
