@@ -199,7 +199,8 @@ def label(
             "-o",
             help="Output file: JSON lines ('.gz' compresses) or '.parquet' (needs "
             "actparse[parquet]; keeps a Parquet input's schema); '-' or none for stdout. "
-            "Written to a temporary name and renamed when complete.",
+            "Written to a temporary name and renamed when complete; a symbolic link is "
+            "followed, a FIFO or device written directly; a directory or the input is refused.",
         ),
     ] = None,
     fmt: FormatOpt = AUTO_FORMAT,

@@ -200,8 +200,10 @@ def _init_pool_worker(overrides: Mapping[str, registry.Parser]) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
+        sig = getattr(signal, name, None)
+        # A signal ignored from the start (nohup) stays ignored here too.
+        if sig is not None and callable(signal.getsignal(sig)):
+            signal.signal(sig, signal.SIG_DFL)
     _init_worker(overrides)
 
 

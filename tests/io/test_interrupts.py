@@ -107,3 +107,23 @@ def test_a_closed_pipe_ends_the_run_quietly(jobs: str, data_dir: Path) -> None:
     )
     assert result.stdout.split() == ["1", "status", "141"]  # 128 + SIGPIPE, as cat gives
     assert result.stderr == ""  # no "Broken pipe", no summary, no traceback
+
+
+def test_a_signal_ignored_at_the_start_stays_ignored(long_input: Path, tmp_path: Path) -> None:
+    # As under nohup: SIGHUP is ignored, so the run goes on to the end.
+    split = long_input.parent / "one.jsonl"
+    split.write_bytes(long_input.read_bytes()[: long_input.stat().st_size // COPIES])
+    out = tmp_path / "out.jsonl"
+    run = subprocess.Popen(
+        [sys.executable, "-m", "actparse", "label", str(split), "-o", str(out), "-j", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),
+    )
+    _wait_for(lambda: any(tmp_path.glob(".out.jsonl.*.part")), 90, "the run to start writing")
+    os.killpg(run.pid, signal.SIGHUP)
+    _stdout, stderr = run.communicate(timeout=120)
+    assert run.returncode == 0, stderr
+    assert len(out.read_text().splitlines()) == len(split.read_text().splitlines())
