@@ -170,6 +170,14 @@ def _run() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
+class _StdoutConsole(Console):
+    """Tables on stdout: a closed pipe ends the run as it does for JSON lines (141)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError  # rich would exit with 1; _run ends quietly with 141
+
+
 def _silence_stdout() -> None:
     # Python flushes stdout once more at exit and would complain of the closed pipe again.
     try:
@@ -296,7 +304,7 @@ def _progress(total: int | None, enabled: bool) -> Iterator[Callable[[], None]]:
 
 
 def _show_sample(overrides: dict[str, Parser]) -> None:
-    out = Console()
+    out = _StdoutConsole()
     with as_file(files("actparse").joinpath("data", "sample.jsonl")) as sample:
         for _record, dialogue, acts in label_records(read_records(sample), overrides):
             print_dialogue(dialogue, acts, out)
@@ -364,7 +372,7 @@ def eval_command(
             if as_json:
                 typer.echo(json.dumps(report.to_json(), sort_keys=True))
             else:
-                print_report(report, Console(), worst)
+                print_report(report, _StdoutConsole(), worst)
         except _RUN_ERRORS as exc:
             _fail(exc)
     if min_agreement is not None:

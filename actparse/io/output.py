@@ -70,11 +70,12 @@ class open_output:
 
     def __enter__(self) -> open_output:
         where = self.destination.write_path
+        mode = "a" if self.destination.append else "w"
         try:
             if self.path.suffix == ".gz":
-                self._fh = gzip.open(where, "wt", encoding="utf-8")
+                self._fh = gzip.open(where, "at" if mode == "a" else "wt", encoding="utf-8")
             else:
-                self._fh = open(where, "w", encoding="utf-8")
+                self._fh = open(where, mode, encoding="utf-8")
         except OSError as err:
             self.destination.discard()
             raise OutputError(f"{self.path}: cannot write ({os_reason(err)})") from None

@@ -127,3 +127,33 @@ def test_a_signal_ignored_at_the_start_stays_ignored(long_input: Path, tmp_path:
     _stdout, stderr = run.communicate(timeout=120)
     assert run.returncode == 0, stderr
     assert len(out.read_text().splitlines()) == len(split.read_text().splitlines())
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["label", "{fixtures}/craigslist_validation_20.jsonl"],
+        ["label", "{fixtures}/craigslist_validation_20.jsonl", "-j", "2"],
+        ["label"],  # the bundled sample, as a table
+        ["eval", "{fixtures}/craigslist_validation_20.jsonl"],
+        ["eval", "{fixtures}/craigslist_validation_20.jsonl", "--json"],
+    ],
+    ids=["label-json-lines", "label-jobs2", "label-sample-table", "eval-table", "eval-json"],
+)
+def test_a_pipe_closed_before_any_output_ends_every_command_quietly(
+    args: list[str], fixtures: Path
+) -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first write: always EPIPE
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "actparse", *(a.format(fixtures=fixtures) for a in args)],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert (result.returncode, result.stderr) == (141, "")

@@ -265,3 +265,24 @@ def test_open_output_refuses_a_directory_before_opening_anything(tmp_path: Path)
     with pytest.raises(OutputError, match="is a directory"):
         open_output(tmp_path)
     assert leftovers(tmp_path.parent) == []
+
+
+@pytest.mark.parametrize("redirect", [">", ">>"], ids=["truncate", "append"])
+def test_dev_stdout_is_written_as_the_caller_opened_it(
+    redirect: str, source: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_text(OLD)
+    command = f"{sys.executable} -m actparse label {source} -o /dev/stdout {redirect} {log}"
+    result = subprocess.run(["bash", "-c", command], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    lines = log.read_text().splitlines()
+    assert lines[:1] == (["old contents"] if redirect == ">>" else lines[:1])
+    assert len(lines) == 20 + (redirect == ">>")
+    assert leftovers(tmp_path) == []
+
+
+def test_dev_stdout_to_a_pipe_is_written_directly(source: Path) -> None:
+    command = f"{sys.executable} -m actparse label {source} -o /dev/stdout | wc -l"
+    result = subprocess.run(["bash", "-c", command], capture_output=True, text=True, check=False)
+    assert result.stdout.strip() == "20", result.stderr
