@@ -147,11 +147,15 @@ def _run() -> Iterator[None]:
     was cut short.
     """
     previous: dict[int, Any] = {}
+    fired: list[int] = []
 
     def unwind(signum: int, _frame: object) -> None:
-        for sig in previous:  # a second signal must not interrupt the cleanup
-            signal.signal(sig, signal.SIG_IGN)
-        raise _Signalled(signum)
+        # A second signal must not interrupt the cleanup. It is let pass here rather than
+        # by ignoring the signals: a worker forked during the cleanup would inherit the
+        # ignoring, and then not end when the pool ends it.
+        if not fired:
+            fired.append(signum)
+            raise _Signalled(signum)
 
     if threading.current_thread() is threading.main_thread():
         for sig in _ENDING_SIGNALS:
