@@ -122,9 +122,13 @@ def test_a_signal_ignored_at_the_start_stays_ignored(long_input: Path, tmp_path:
         start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),
     )
-    _wait_for(lambda: any(tmp_path.glob(".out.jsonl.*.part")), 90, "the run to start writing")
-    os.killpg(run.pid, signal.SIGHUP)
-    _stdout, stderr = run.communicate(timeout=120)
+    try:
+        _wait_for(lambda: any(tmp_path.glob(".out.jsonl.*.part")), 90, "the run to start writing")
+        os.killpg(run.pid, signal.SIGHUP)
+        _stdout, stderr = run.communicate(timeout=120)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
     assert run.returncode == 0, stderr
     assert len(out.read_text().splitlines()) == len(split.read_text().splitlines())
 
