@@ -3,11 +3,13 @@ evaluate a file. Each asks :mod:`actparse.registry` which corpus it has in hand.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+import copy
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from actparse import registry
+from actparse.io.messages import json_kind
 from actparse.io.records import InputError, Record, format_of_record, read_records
 from actparse.io.writers import write_record
 from actparse.models import Act, Dialogue
@@ -27,12 +29,18 @@ __all__ = [
 ]
 
 
-def _record(raw: Mapping[str, Any]) -> Record:
+def _record(raw: Any, source: str = "<record>", line: int = 1) -> Record:
+    """A raw record as a :class:`Record` of its format, or :class:`InputError` in words."""
+    if not isinstance(raw, Mapping):
+        raise InputError(
+            f"{source}:{line}: expected a record (an object of fields) or a Dialogue, "
+            f"got {json_kind(raw)}"
+        )
     record = dict(raw)
     fmt = format_of_record(record)
     if fmt is None:
-        raise InputError("cannot tell which corpus this record is from")
-    return Record(record, fmt, "<record>", 1)
+        raise InputError(f"{source}:{line}: cannot tell which corpus this record is from")
+    return Record(record, fmt, source, line)
 
 
 def parse_dialogue(
@@ -48,8 +56,15 @@ def parse_dialogue(
 
 
 def label_record(record: Mapping[str, Any], parser: Parser | None = None) -> dict[str, Any]:
-    """A copy of a raw record with its acts filled in, in the record's own format."""
-    out, _acts = label_raw(_record(record), parser)
+    """A copy of a raw record with its acts filled in, in the record's own format.
+
+    The copy shares nothing with ``record``: changing one never changes the other.
+    """
+    raw = _record(record)
+    # Writers copy only the top level (enough for a file's records, read fresh), so the
+    # caller's nested lists and objects are copied here.
+    independent = Record(copy.deepcopy(raw.raw), raw.format, raw.source, raw.line)
+    out, _acts = label_raw(independent, parser)
     return out
 
 
@@ -68,9 +83,11 @@ def label_batch(
     For formats that keep their acts in one column (the Craigslist HF export's
     ``dialogue_acts``); returns only that column, and ``map`` keeps the others.
     """
-    columns = list(batch)
-    size = len(batch[columns[0]]) if columns else 0
-    records = [_record({name: batch[name][i] for name in columns}) for i in range(size)]
+    size = _batch_size(batch)
+    records = [
+        _record({name: values[i] for name, values in batch.items()}, "<batch>", i + 1)
+        for i in range(size)
+    ]
     fields = {registry.format_spec(r.format).acts_field for r in records}
     if len(fields) > 1 or None in fields:
         found = ", ".join(sorted({r.format for r in records}))
@@ -86,6 +103,26 @@ def label_batch(
             assert field is not None
             out.setdefault(field, []).append(labelled[field])
     return out
+
+
+def _batch_size(batch: Any) -> int:
+    """The number of rows of a batch of columns, or :class:`InputError` saying what is
+    wrong with its shape."""
+    if not isinstance(batch, Mapping):
+        raise InputError(
+            f"label_batch takes an object of columns (name: list of values), got {json_kind(batch)}"
+        )
+    sizes: dict[str, int] = {}
+    for name, values in batch.items():
+        if not isinstance(values, Sequence) or isinstance(values, str | bytes):
+            raise InputError(
+                f"label_batch: column {name!r} must be a list of values, got {json_kind(values)}"
+            )
+        sizes[name] = len(values)
+    if len(set(sizes.values())) > 1:
+        shown = ", ".join(f"{name} has {size}" for name, size in sizes.items())
+        raise InputError(f"label_batch: the columns differ in length ({shown} values)")
+    return next(iter(sizes.values()), 0)
 
 
 def label_records(

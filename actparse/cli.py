@@ -7,23 +7,30 @@ shows up in the choices and the help by itself.
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import signal
+import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from importlib.resources import as_file, files
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.text import Text
 
 from actparse import registry
 from actparse.api import evaluate_path, label_records
 from actparse.engine.rulefiles import RuleError
 from actparse.io.batch import label_path
+from actparse.io.destination import Destination
+from actparse.io.messages import describe
 from actparse.io.output import count_records, to_stdout
 from actparse.io.records import InputError, read_records
 from actparse.registry import Parser
@@ -95,9 +102,94 @@ def _price_overrides(lexicon: Path | None, prices: Prices) -> dict[str, Parser]:
     return {CORPUS: parser}
 
 
-def _fail(message: str) -> None:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+def _say(message: str) -> None:
+    """Print a message to stderr as it is: file names and record ids are not markup."""
+    err.print(message, markup=False, highlight=False)
+
+
+def _fail(exc: Exception) -> NoReturn:
+    """End the run with a message in words (exit 1); a closed pipe ends it quietly."""
+    if isinstance(exc, BrokenPipeError):
+        raise exc  # for _run: not an error of the run
+    err.print(Text.assemble(("error:", "bold red"), " ", describe(exc)), highlight=False)
     raise typer.Exit(code=1)
+
+
+#: What a command reports as an error of the run, rather than as a bug.
+_RUN_ERRORS = (InputError, RuleError, OSError, ValueError)
+
+
+class _Signalled(BaseException):
+    """SIGINT, SIGTERM or SIGHUP arrived: unwind (removing temporaries) and exit."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+_ENDING_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@contextmanager
+def _run() -> Iterator[None]:
+    """What every command shares: a signal that ends the run, or a reader that closes the
+    pipe, leaves nothing behind and prints no traceback.
+
+    SIGINT, SIGTERM and SIGHUP raise :class:`_Signalled` in the main process, so every
+    ``with`` block unwinds (an output's temporary is removed, worker processes are
+    terminated) and the run exits with 128 + the signal number, as a shell reports a
+    process the signal ended. A signal the run was started with ignored (``nohup``, a
+    background job of a script) stays ignored. A closed pipe on stdout (``actparse
+    label f | head -1``) ends the run quietly with 141 (128 + SIGPIPE), the status
+    ``cat`` or ``yes`` end with there, so ``set -o pipefail`` still sees the output
+    was cut short.
+    """
+    previous: dict[int, Any] = {}
+    fired: list[int] = []
+
+    def unwind(signum: int, _frame: object) -> None:
+        # A second signal must not interrupt the cleanup. It is let pass here rather than
+        # by ignoring the signals: a worker forked during the cleanup would inherit the
+        # ignoring, and then not end when the pool ends it.
+        if not fired:
+            fired.append(signum)
+            raise _Signalled(signum)
+
+    if threading.current_thread() is threading.main_thread():
+        for sig in _ENDING_SIGNALS:
+            if signal.getsignal(sig) is not signal.SIG_IGN:
+                previous[sig] = signal.signal(sig, unwind)
+    try:
+        yield
+        sys.stdout.flush()  # a closed pipe shows here at the latest, not at exit
+    except BrokenPipeError:
+        _silence_stdout()
+        raise typer.Exit(code=128 + 13) from None
+    except _Signalled as signalled:
+        raise typer.Exit(code=128 + signalled.signum) from None
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+class _StdoutConsole(Console):
+    """Tables on stdout: a closed pipe ends the run as it does for JSON lines (141)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError  # rich would exit with 1; _run ends quietly with 141
+
+
+def _silence_stdout() -> None:
+    # Python flushes stdout once more at exit and would complain of the closed pipe again.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):  # no file descriptor (tests)
+        pass
 
 
 @app.command()
@@ -121,7 +213,8 @@ def label(
             "-o",
             help="Output file: JSON lines ('.gz' compresses) or '.parquet' (needs "
             "actparse[parquet]; keeps a Parquet input's schema); '-' or none for stdout. "
-            "Written to a temporary name and renamed when complete.",
+            "Written to a temporary name and renamed when complete; a symbolic link is "
+            "followed, a FIFO or device written directly; a directory or the input is refused.",
         ),
     ] = None,
     fmt: FormatOpt = AUTO_FORMAT,
@@ -158,46 +251,45 @@ def label(
     actions matter.
     """
     to_file = not to_stdout(output)
-    try:
-        overrides = _price_overrides(lexicon, prices)
-        if input is None:
-            _show_sample(overrides)
-            return
-        # The bar needs a terminal to show on, and stdout free (not the output).
-        show_progress = to_file and err.is_terminal
-        # Counting reads the input once more: only a regular file can be read twice.
-        total = count_records(input) if show_progress and input.is_file() else None
-        with _progress(total, enabled=show_progress) as tick:
-            summary = label_path(
-                input,
-                output,
-                fmt=fmt.value,
-                jobs=jobs,
-                on_error=on_error.value,
-                overrides=overrides,
-                progress=tick,
-            )
-    except (InputError, RuleError, OSError, ValueError) as exc:
-        _fail(str(exc))
-        return
+    with _run():
+        try:
+            overrides = _price_overrides(lexicon, prices)
+            if input is None:
+                _show_sample(overrides)
+                return
+            # The bar needs a terminal to show on, and stdout free (not the output).
+            show_progress = to_file and err.is_terminal
+            # Counting reads the input once more: only a regular file can be read twice.
+            total = count_records(input) if show_progress and input.is_file() else None
+            with _progress(total, enabled=show_progress) as tick:
+                summary = label_path(
+                    input,
+                    output,
+                    fmt=fmt.value,
+                    jobs=jobs,
+                    on_error=on_error.value,
+                    overrides=overrides,
+                    progress=tick,
+                )
+            if not to_file:
+                sys.stdout.flush()  # a closed pipe ends the run before the summary
+        except _RUN_ERRORS as exc:
+            _fail(exc)
     where = output if to_file else "stdout"
-    err.print(
+    _say(
         f"labelled {summary.records} dialogues to {where} "
-        f"({summary.skipped} skipped by Cocoa's length rule)",
-        highlight=False,
+        f"({summary.skipped} skipped by Cocoa's length rule)"
     )
     if summary.errors:
-        err.print(
+        _say(
             f"{summary.errors} of {summary.records} records could not be labelled; "
-            "they were written unchanged with an 'actparse_error' field",
-            highlight=False,
+            "they were written unchanged with an 'actparse_error' field"
         )
     if summary.unknown_actions:
-        err.print(
+        _say(
             f"note: {summary.unknown_actions} non-message turns have no recorded action (an "
             "HF export without acts); they got no act (intent '', price -1). Label Cocoa "
-            "transcripts when offers and accepts matter.",
-            highlight=False,
+            "transcripts when offers and accepts matter."
         )
 
 
@@ -219,7 +311,7 @@ def _progress(total: int | None, enabled: bool) -> Iterator[Callable[[], None]]:
 
 
 def _show_sample(overrides: dict[str, Parser]) -> None:
-    out = Console()
+    out = _StdoutConsole()
     with as_file(files("actparse").joinpath("data", "sample.jsonl")) as sample:
         for _record, dialogue, acts in label_records(read_records(sample), overrides):
             print_dialogue(dialogue, acts, out)
@@ -281,24 +373,24 @@ def eval_command(
     disagreeing turn with the reference, ours and the reason), or with --json one JSON
     object with the same top-level keys for every corpus.
     """
-    try:
-        report = evaluate_path(
-            input,
-            corpus=corpus.value,
-            fmt=fmt.value,
-            parsers=_price_overrides(lexicon, prices),
-        )
-        if as_json:
-            typer.echo(json.dumps(report.to_json(), sort_keys=True))
-        else:
-            print_report(report, Console(), worst)
-    except (InputError, RuleError, OSError, ValueError) as exc:
-        _fail(str(exc))
-        return
+    with _run():
+        try:
+            report = evaluate_path(
+                input,
+                corpus=corpus.value,
+                fmt=fmt.value,
+                parsers=_price_overrides(lexicon, prices),
+            )
+            if as_json:
+                typer.echo(json.dumps(report.to_json(), sort_keys=True))
+            else:
+                print_report(report, _StdoutConsole(), worst)
+        except _RUN_ERRORS as exc:
+            _fail(exc)
     if min_agreement is not None:
         score = report.headline_value()
         if score < min_agreement:
-            err.print(f"{report.headline} {score:.4f} is below --min-agreement {min_agreement}")
+            _say(f"{report.headline} {score:.4f} is below --min-agreement {min_agreement}")
             raise typer.Exit(code=2)
 
 
@@ -341,34 +433,34 @@ def train_prices(
     """
     from actparse.corpora.craigslist.training import train_prices as train
 
-    try:
-        training = train(
-            inputs,
-            fmt=fmt.value,
-            note=note,
-            calibrate_on=calibrate_on,
-            min_support=min_support,
-            folds=folds,
-        )
-        if training.calibration is not None:
-            err.print(f"calibration: {json.dumps(training.calibration.summary())}", highlight=False)
-        cv = training.cross_validation
-        if cv is not None and calibrate_on is not None:
-            err.print(
-                f"{folds}-fold cross-validation on {calibrate_on.name} "
-                f"({cv.messages} messages): message_joint_agreement {cv.baseline:.5f} "
-                f"uncalibrated, {cv.calibrated:.5f} calibrated (held-out)",
-                highlight=False,
+    sources = [*inputs, *([calibrate_on] if calibrate_on else [])]
+    with _run():
+        try:
+            Destination(output, sources)  # refused before training, not after
+            training = train(
+                inputs,
+                fmt=fmt.value,
+                note=note,
+                calibrate_on=calibrate_on,
+                min_support=min_support,
+                folds=folds,
             )
-        lexicon = training.lexicon
-        lexicon.save(output)
-    except (InputError, RuleError, OSError, ValueError) as exc:
-        _fail(str(exc))
-        return
-    err.print(
+            if training.calibration is not None:
+                _say(f"calibration: {json.dumps(training.calibration.summary())}")
+            cv = training.cross_validation
+            if cv is not None and calibrate_on is not None:
+                _say(
+                    f"{folds}-fold cross-validation on {calibrate_on.name} "
+                    f"({cv.messages} messages): message_joint_agreement {cv.baseline:.5f} "
+                    f"uncalibrated, {cv.calibrated:.5f} calibrated (held-out)"
+                )
+            lexicon = training.lexicon
+            lexicon.save(output, sources)
+        except _RUN_ERRORS as exc:
+            _fail(exc)
+    _say(
         f"wrote {output}: {len(lexicon.left)} left and {len(lexicon.right)} right contexts "
-        f"from {lexicon.provenance['messages']} messages",
-        highlight=False,
+        f"from {lexicon.provenance['messages']} messages"
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import json
+import sys
 from collections.abc import Callable, Collection
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -29,6 +30,7 @@ __all__ = [
     "parse_json",
     "parse_yaml",
     "read_document",
+    "read_text",
     "rules_dir",
     "shipped",
     "string_list",
@@ -94,17 +96,41 @@ def parse_yaml(text: str, source: str) -> Any:
 def parse_json(text: str, source: str) -> Any:
     """A JSON document (learned lexicons); invalid JSON is a :class:`RuleError` naming the
     file and the line."""
+    if text.startswith("\ufeff"):
+        raise RuleError(
+            f"{source}:1: starts with a byte order mark (BOM), which JSON does not allow; "
+            "save it as UTF-8 without one"
+        )
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
         raise RuleError(f"{source}:{err.lineno}: not valid JSON: {err.msg}") from None
+    except RecursionError:
+        raise RuleError(f"{source}: not readable: nested too deeply") from None
+    except ValueError:  # json.loads' only other complaint: Python's limit on digits
+        raise RuleError(
+            f"{source}: not readable: a number has more digits than can be read "
+            f"({sys.get_int_max_str_digits()})"
+        ) from None
+
+
+def read_text(path: str | Path | Traversable) -> str:
+    """A rule file's text; a file that is not UTF-8 is a :class:`RuleError` naming the
+    file and the line of the first bad byte."""
+    file = Path(path) if isinstance(path, str) else path
+    data = file.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        bad = data[err.start : err.start + 1]
+        raise RuleError(f"{_display(path)}:{line}: not UTF-8 text (byte {bad!r})") from None
 
 
 def read_document(path: str | Path | Traversable) -> Any:
     """Read and parse a rule file: JSON when its name ends in ``.json``, else YAML with
     line numbers (see :func:`parse_yaml`)."""
-    file = Path(path) if isinstance(path, str) else path
-    text = file.read_text(encoding="utf-8")
+    text = read_text(path)
     if str(path).endswith(".json"):
         return parse_json(text, _display(path))
     return parse_yaml(text, _display(path))

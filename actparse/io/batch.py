@@ -24,16 +24,21 @@ import ctypes
 import itertools
 import json
 import multiprocessing
+import multiprocessing.pool
 import os
 import re
+import signal
+import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from actparse import registry
+from actparse.io.messages import describe
 from actparse.io.output import open_sink
 from actparse.io.parquet import is_parquet, iter_parquet_rows
 from actparse.io.records import InputError, Record, parse_json_line
@@ -166,7 +171,7 @@ def _label(item: Item, on_error: str) -> Outcome:
         out = write_record(record.raw, record.format, dialogue, acts)
         return _outcome(field, span, out, acts)
     except Exception as exc:
-        message = str(exc) if str(exc).startswith(item.source) else f"{where}: {exc}"
+        message = str(exc) if str(exc).startswith(item.source) else f"{where}: {describe(exc)}"
         if on_error == "stop":
             raise InputError(message) from None
         if isinstance(raw, dict):
@@ -183,6 +188,23 @@ _parsers: dict[str, registry.Parser] = {}
 def _init_worker(overrides: Mapping[str, registry.Parser]) -> None:
     _parsers.clear()
     _parsers.update(overrides)
+
+
+def _init_pool_worker(overrides: Mapping[str, registry.Parser]) -> None:
+    """A worker process: its parsers, and the signals of a plain process.
+
+    A worker is forked from a parent that may have turned SIGTERM and SIGHUP into an
+    exception to clean up on: the parent does the cleanup and ends the workers, so in a
+    worker those signals just end it. Ctrl-C reaches every process of the terminal's
+    group; the parent alone handles it, so no worker prints a traceback.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        # A signal ignored from the start (nohup) stays ignored here too.
+        if sig is not None and callable(signal.getsignal(sig)):
+            signal.signal(sig, signal.SIG_DFL)
+    _init_worker(overrides)
 
 
 def _parser_for(corpus: str) -> registry.Parser:
@@ -230,7 +252,7 @@ def label_items(
     jobs: int = 1,
     on_error: str = "stop",
     overrides: Mapping[str, registry.Parser] | None = None,
-) -> Iterator[Outcome]:
+) -> Generator[Outcome, None, None]:
     """Label items in input order, in this process or in ``jobs`` worker processes."""
     if on_error not in ("stop", "keep"):
         raise ValueError(f"on_error must be 'stop' or 'keep', got {on_error!r}")
@@ -244,17 +266,61 @@ def label_items(
     # fork keeps the already loaded rules and lexicons: workers need no warm-up.
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     release_freed_memory = _release_freed_memory()
-    with context.Pool(jobs, initializer=_init_worker, initargs=(overrides or {},)) as pool:
+    pool = context.Pool(jobs, initializer=_init_pool_worker, initargs=(overrides or {},))
+    with _ended(pool):
         window: deque[tuple[list[Item], AsyncResult[list[Outcome]]]] = deque()
         for task in tasks:
             window.append((task, pool.apply_async(_label_task, (task, on_error))))
             if len(window) >= jobs * IN_FLIGHT:
                 done, result = window.popleft()
-                yield from _completed(done, result.get())
+                yield from _completed(done, _get(result))
                 release_freed_memory()
         while window:
             done, result = window.popleft()
-            yield from _completed(done, result.get())
+            yield from _completed(done, _get(result))
+
+
+#: How often the parent wakes while it waits for a worker (seconds).
+WAKE_SECONDS = 0.25
+
+
+def _get(result: AsyncResult[list[Outcome]]) -> list[Outcome]:
+    """A task's outcomes, waited for in slices.
+
+    A signal sent to this process may be taken by one of the pool's threads; Python
+    runs its handler only in the main thread, and only once that thread wakes. A wait
+    without a timeout would not wake when the workers died of the same signal.
+    """
+    while not result.ready():
+        result.wait(WAKE_SECONDS)
+    return result.get()
+
+
+#: How long an interrupted run waits for its worker processes to be ended.
+POOL_STOP_SECONDS = 3.0
+
+
+@contextmanager
+def _ended(pool: multiprocessing.pool.Pool) -> Iterator[None]:
+    """End a pool's workers when the block is left, as ``with Pool`` does, without ever
+    holding up an interrupted run.
+
+    ``Pool.terminate`` first takes the lock a worker holds while it waits for a task. A
+    signal sent to the whole process group (``kill -TERM -PGID``, ``timeout``) ends the
+    workers as well as the parent, and a worker ended while holding that lock leaves
+    ``terminate`` waiting for ever. So when the block is left by an exception (a signal,
+    a write error, a consumer that stopped), ``terminate`` gets a few seconds in a thread
+    and the run goes on to its own cleanup; workers still alive at exit are ended by
+    multiprocessing's exit handler.
+    """
+    try:
+        yield
+    except BaseException:
+        stopper = threading.Thread(target=pool.terminate, name="pool-stop", daemon=True)
+        stopper.start()
+        stopper.join(POOL_STOP_SECONDS)
+        raise
+    pool.terminate()
 
 
 def _release_freed_memory() -> Callable[[], object]:
@@ -306,10 +372,12 @@ def label_path(
     leaves nothing that looks whole.
     """
     summary = Summary()
-    with open_sink(output, path, keep_errors=on_error == "keep") as sink:
-        outcomes = label_items(
-            iter_items(path, fmt), jobs=jobs, on_error=on_error, overrides=overrides
-        )
+    items = iter_items(path, fmt)
+    with (
+        open_sink(output, path, keep_errors=on_error == "keep") as sink,
+        # closing: an error or a signal while writing ends the worker processes at once
+        closing(label_items(items, jobs=jobs, on_error=on_error, overrides=overrides)) as outcomes,
+    ):
         for outcome in outcomes:
             sink.write(outcome.line)
             sink.write("\n")

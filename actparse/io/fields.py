@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from actparse.io.messages import json_kind
+
 __all__ = ["agent_index", "count_field", "list_field", "number_or_none", "text_field"]
 
 
@@ -19,14 +21,14 @@ def agent_index(value: Any, what: str) -> int:
 def text_field(value: Any, what: str) -> str:
     """A field that must be a string; the error names it and the type found."""
     if not isinstance(value, str):
-        raise TypeError(f"{what} must be a string, got {type(value).__name__}")
+        raise TypeError(f"{what} must be a string, got {json_kind(value)}")
     return value
 
 
 def list_field(value: Any, what: str) -> list[Any]:
     """A field that must be a list (a string is not a list of one-letter turns)."""
     if not isinstance(value, list):
-        raise TypeError(f"{what} must be a list, got {type(value).__name__}")
+        raise TypeError(f"{what} must be a list, got {json_kind(value)}")
     return value
 
 

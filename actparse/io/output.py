@@ -1,19 +1,22 @@
 """Where labelled records go: a file written under a temporary name and renamed when
-complete (JSON lines, ``.gz`` compressed, or Parquet), or standard output."""
+complete (JSON lines, ``.gz`` compressed, or Parquet), a FIFO or device written directly,
+or standard output."""
 
 from __future__ import annotations
 
 import gzip
-import os
 import sys
+from collections.abc import Iterable
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import IO, Any
 
+from actparse.io.destination import Destination, OutputError
+from actparse.io.messages import os_reason
 from actparse.io.parquet import ParquetSink, is_parquet, parquet_schema
 from actparse.io.records import open_text
 
-__all__ = ["count_records", "open_output", "open_sink", "to_stdout"]
+__all__ = ["OutputError", "count_records", "open_output", "open_sink", "to_stdout"]
 
 
 def to_stdout(output: str | Path | None) -> bool:
@@ -32,8 +35,8 @@ def open_sink(
     assert output is not None
     if is_parquet(output):
         schema = parquet_schema(source) if is_parquet(source) else None
-        return ParquetSink(output, schema, keep_errors=keep_errors)
-    return open_output(output)
+        return ParquetSink(output, schema, keep_errors=keep_errors, inputs=[source])
+    return open_output(output, inputs=[source])
 
 
 def count_records(path: str | Path) -> int | None:
@@ -50,27 +53,61 @@ def count_records(path: str | Path) -> int | None:
 
 
 class open_output:
-    """Write to a temporary name beside ``path`` and rename it into place when complete.
+    """Write a text output file without ever destroying anything (see
+    :class:`~actparse.io.destination.Destination`): a regular file is written to a
+    temporary name and renamed into place when complete, a FIFO or device directly.
 
-    An interrupted or failed run leaves no file that looks whole. ``.gz`` compresses.
+    An interrupted or failed run leaves no file that looks whole, and no temporary.
+    ``.gz`` compresses. A write that fails (a full disk) raises :class:`OutputError`
+    naming the file; a reader that went away (a closed pipe) raises
+    :class:`BrokenPipeError` as it is, for the caller to end quietly.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, inputs: Iterable[str | Path] = ()) -> None:
         self.path = Path(path)
-        self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.part")
+        self.destination = Destination(path, inputs)
         self._fh: IO[str] | None = None
 
-    def __enter__(self) -> IO[str]:
-        if self.path.suffix == ".gz":
-            self._fh = gzip.open(self.tmp, "wt", encoding="utf-8")
-        else:
-            self._fh = open(self.tmp, "w", encoding="utf-8")
-        return self._fh
+    def __enter__(self) -> open_output:
+        where = self.destination.write_path
+        mode = "a" if self.destination.append else "w"
+        try:
+            if self.path.suffix == ".gz":
+                self._fh = gzip.open(where, "at" if mode == "a" else "wt", encoding="utf-8")
+            else:
+                self._fh = open(where, mode, encoding="utf-8")
+        except OSError as err:
+            self.destination.discard()
+            raise OutputError(f"{self.path}: cannot write ({os_reason(err)})") from None
+        return self
+
+    def write(self, text: str) -> None:
+        """Write text; a failed write names the output file."""
+        assert self._fh is not None
+        try:
+            self._fh.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise OutputError(f"{self.path}: cannot write ({os_reason(err)})") from None
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         assert self._fh is not None
-        self._fh.close()
-        if exc_type is None:
-            os.replace(self.tmp, self.path)
-        else:
-            self.tmp.unlink(missing_ok=True)
+        try:
+            try:
+                self._fh.close()  # flushes: a full disk can fail here
+            except BrokenPipeError:
+                raise
+            except OSError as err:
+                if exc_type is None:  # else the error already on its way is the one to tell
+                    raise OutputError(f"{self.path}: cannot write ({os_reason(err)})") from None
+            if exc_type is None:
+                try:
+                    self.destination.commit()
+                except OSError as err:
+                    raise OutputError(f"{self.path}: cannot write ({os_reason(err)})") from None
+        except BaseException:
+            self.destination.discard()
+            raise
+        if exc_type is not None:
+            self.destination.discard()

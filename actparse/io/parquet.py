@@ -9,11 +9,12 @@ reads back exactly like the original.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from actparse.io.destination import Destination, OutputError
+from actparse.io.messages import os_reason
 from actparse.io.records import InputError, format_of_record
 
 __all__ = ["ParquetSink", "is_parquet", "iter_parquet_rows", "parquet_schema"]
@@ -78,13 +79,22 @@ class ParquetSink:
     value of another type than its column's, a lone surrogate, which Arrow strings
     cannot hold), with an ``actparse_error`` saying so. Without ``keep_errors`` such a record is an
     :class:`~actparse.io.records.InputError` naming it. Written to a temporary name and
-    renamed into place on success.
+    renamed into place on success (a FIFO or device directly; see
+    :class:`~actparse.io.destination.Destination`).
     """
 
-    def __init__(self, path: str | Path, schema: Any = None, keep_errors: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        schema: Any = None,
+        keep_errors: bool = False,
+        inputs: Iterable[str | Path] = (),
+    ) -> None:
         self.pa = _pyarrow()
         self.path = Path(path)
-        self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.part")
+        # Parquet's writer seeks: a FIFO or socket is refused before any work.
+        self.destination = Destination(path, inputs, seekable=True)
+        self.tmp = self.destination.write_path
         self.keep_errors = keep_errors
         self.schema = None if schema is None else self._with_error_columns(schema)
         self.from_input = schema is not None
@@ -147,9 +157,12 @@ class ParquetSink:
         except _CONVERSION_ERRORS:
             fitted = [self._fit(row, self.written + k) for k, row in enumerate(self.rows, 1)]
             table = self.pa.Table.from_pylist(fitted, schema=self.schema)
-        if self.writer is None:
-            self.writer = self.pa.parquet.ParquetWriter(self.tmp, self.schema)
-        self.writer.write_table(table)
+        try:
+            if self.writer is None:
+                self.writer = self.pa.parquet.ParquetWriter(self.tmp, self.schema)
+            self.writer.write_table(table)
+        except OSError as err:
+            raise OutputError(f"{self.path}: cannot write ({os_reason(err)})") from None
         self.written += len(self.rows)
         self.rows = []
 
@@ -171,18 +184,22 @@ class ParquetSink:
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         try:
+            try:
+                if exc_type is None:
+                    self._flush()
+                    if self.writer is None:  # no rows at all: still a valid, empty file
+                        schema = self.schema or self._with_error_columns(self.pa.schema([]))
+                        self.writer = self.pa.parquet.ParquetWriter(self.tmp, schema)
+            finally:
+                if self.writer is not None:
+                    self.writer.close()
             if exc_type is None:
-                self._flush()
-                if self.writer is None:  # no rows at all: still a valid, empty file
-                    schema = self.schema or self._with_error_columns(self.pa.schema([]))
-                    self.writer = self.pa.parquet.ParquetWriter(self.tmp, schema)
-        finally:
-            if self.writer is not None:
-                self.writer.close()
-        if exc_type is None:
-            os.replace(self.tmp, self.path)
-        else:
-            self.tmp.unlink(missing_ok=True)
+                self.destination.commit()
+        except BaseException:
+            self.destination.discard()
+            raise
+        if exc_type is not None:
+            self.destination.discard()
 
 
 # What Arrow raises for a value it cannot hold: ArrowInvalid and ArrowTypeError are a

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from actparse import registry
-from actparse.io.sources import InputError, Piece, json_kind, open_source
+from actparse.io.messages import describe, json_kind
+from actparse.io.sources import InputError, Piece, open_source
 from actparse.models import Dialogue
 
 __all__ = [
@@ -62,9 +63,7 @@ class Record:
 
 
 def _describe(err: Exception) -> str:
-    if isinstance(err, KeyError):
-        return f"missing field {err}"
-    return str(err)
+    return describe(err)  # in words: "a field holds a list where an object was expected"
 
 
 def format_of_record(raw: Any) -> str | None:

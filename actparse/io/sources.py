@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from actparse import registry
+from actparse.io.messages import json_kind
 
 __all__ = [
     "JSON_LINES",
@@ -40,7 +41,6 @@ __all__ = [
     "TEXT",
     "Piece",
     "Source",
-    "json_kind",
     "open_source",
     "source_name",
 ]
@@ -101,21 +101,6 @@ class _Line(NamedTuple):
 def source_name(path: str | Path) -> str:
     """How a path is named in messages (``<stdin>`` for ``-``)."""
     return STDIN_NAME if str(path) == STDIN else str(path)
-
-
-def json_kind(value: Any) -> str:
-    """What a JSON value is, in words ("a list", "null"), for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    return "an object" if isinstance(value, dict) else type(value).__name__
 
 
 @contextmanager

@@ -19,8 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from actparse.corpora.craigslist.numbers import END, START, has_dollar
-from actparse.engine.rulefiles import load_file
+from actparse.engine.rulefiles import RuleError, load_file, parse_json, read_text
 from actparse.engine.tokenizer import tokenize
+from actparse.io.messages import json_kind
+from actparse.io.output import open_output
 
 __all__ = [
     "COCOA_LAYOUT",
@@ -62,10 +64,13 @@ class PriceLexicon:
             "right": dict(sorted(self.right_counts.items())) or {k: 1 for k in sorted(self.right)},
         }
 
-    def save(self, path: str | Path) -> None:
-        """Write the lexicon as JSON (never a pickle)."""
+    def save(self, path: str | Path, inputs: Iterable[str | Path] = ()) -> None:
+        """Write the lexicon as JSON (never a pickle), as every output is written: whole
+        or not at all, never over one of ``inputs`` (see
+        :class:`~actparse.io.output.open_output`)."""
         text = json.dumps(self.to_json(), indent=1, ensure_ascii=False, sort_keys=False)
-        Path(path).write_text(text + "\n", encoding="utf-8")
+        with open_output(path, inputs) as out:
+            out.write(text + "\n")
 
     @classmethod
     def from_json(cls, doc: Any, source: str = "<lexicon>") -> PriceLexicon:
@@ -77,26 +82,28 @@ class PriceLexicon:
         from, become the provenance).
         """
         if not isinstance(doc, dict):
-            raise ValueError(f"{source}: not a price lexicon (expected a JSON object)")
+            raise RuleError(
+                f"{source}: not a price lexicon (expected a JSON object, got {json_kind(doc)})"
+            )
         fmt = doc.get("format")
         if fmt is None and "left" in doc and "right" in doc:
             provenance = {k: v for k, v in doc.items() if k not in ("left", "right")}
             provenance.setdefault("layout", COCOA_LAYOUT)
         elif fmt == LEXICON_FORMAT:
-            provenance = dict(doc.get("provenance") or {})
+            found = doc.get("provenance")
+            if found is not None and not isinstance(found, dict):
+                raise RuleError(
+                    f"{source}: 'provenance' must be an object (where the lexicon came "
+                    f"from), got {json_kind(found)}"
+                )
+            provenance = dict(found or {})
         else:
-            raise ValueError(
+            raise RuleError(
                 f"{source}: not a price lexicon (expected format {LEXICON_FORMAT}, or "
                 "Cocoa's 'left' and 'right' counts)"
             )
-        left, right = doc.get("left"), doc.get("right")
-        if not isinstance(left, dict) or not isinstance(right, dict):
-            raise ValueError(f"{source}: 'left' and 'right' must map tokens to counts")
-        try:
-            left_counts = {str(k): int(v) for k, v in left.items()}
-            right_counts = {str(k): int(v) for k, v in right.items()}
-        except (TypeError, ValueError):
-            raise ValueError(f"{source}: 'left' and 'right' counts must be integers") from None
+        left_counts = _counts(doc.get("left"), "left", source)
+        right_counts = _counts(doc.get("right"), "right", source)
         return cls(
             left=frozenset(left_counts),
             right=frozenset(right_counts),
@@ -106,9 +113,47 @@ class PriceLexicon:
         )
 
 
+#: The largest count a lexicon may hold: an occurrence count fits in 64 bits.
+MAX_COUNT = 2**63 - 1
+
+
+def _counts(table: Any, side: str, source: str) -> dict[str, int]:
+    """A side's counts: an object of contexts to whole numbers of times seen (0 for a
+    context calibration added), not empty, since an empty side makes no bare number a
+    price."""
+    if not isinstance(table, dict):
+        raise RuleError(
+            f"{source}: '{side}' must be an object of contexts and counts, got {json_kind(table)}"
+        )
+    if not table:
+        raise RuleError(
+            f"{source}: '{side}' has no contexts, so no bare number would ever be a price"
+        )
+    for word, count in table.items():
+        if type(count) is not int or not 0 <= count <= MAX_COUNT:
+            shown = json_kind(count) if count is None or isinstance(count, bool) else count
+            raise RuleError(
+                f"{source}: {side}[{word!r}]: a count must be a whole number from 0 to "
+                f"{MAX_COUNT}, got {_short(shown)}"
+            )
+    return {str(word): count for word, count in table.items()}
+
+
+def _short(value: Any) -> str:
+    text = str(value)
+    return text if len(text) <= 40 else f"{text[:20]}...{text[-10:]} ({len(text)} characters)"
+
+
 def load_lexicon(path: str | Path | Traversable | None = None) -> PriceLexicon:
-    """Load a price lexicon (default: the one shipped in ``rules/craigslist/``)."""
-    return load_file(path, LEXICON_FILE, PriceLexicon.from_json)
+    """Load a price lexicon (default: the one shipped in ``rules/craigslist/``).
+
+    A lexicon is JSON whatever its file name; a file that is not, or is not a lexicon,
+    raises :class:`~actparse.engine.rulefiles.RuleError` naming the file and the key.
+    """
+    if path is None:
+        return load_file(path, LEXICON_FILE, PriceLexicon.from_json)
+    source = str(path)
+    return PriceLexicon.from_json(parse_json(read_text(path), source), source)
 
 
 def train_lexicon(

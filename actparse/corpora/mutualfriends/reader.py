@@ -18,6 +18,7 @@ from typing import Any
 from actparse.corpora.mutualfriends import CORPUS
 from actparse.corpora.mutualfriends.names import fold
 from actparse.io.fields import agent_index, text_field
+from actparse.io.messages import json_kind
 from actparse.models import Dialogue, Party, Turn
 
 __all__ = [
@@ -103,7 +104,7 @@ def _get(obj: Any, key: str, path: str) -> Any:
     """``obj[key]``; a missing key raises ``KeyError`` naming the whole path."""
     if not isinstance(obj, Mapping):
         where = path.rsplit(".", 1)[0] if "." in path else "the record"
-        raise TypeError(f"{where} must be a JSON object, got {type(obj).__name__}")
+        raise TypeError(f"{where} must be a JSON object, got {json_kind(obj)}")
     if key not in obj:
         raise KeyError(path)
     return obj[key]
@@ -111,7 +112,7 @@ def _get(obj: Any, key: str, path: str) -> Any:
 
 def _list(value: Any, what: str) -> list[Any]:
     if not isinstance(value, list):
-        raise TypeError(f"{what} must be a list, got {type(value).__name__}")
+        raise TypeError(f"{what} must be a list, got {json_kind(value)}")
     return value
 
 
@@ -309,5 +310,5 @@ def dialogue_from_mutualfriends(raw: Mapping[str, Any]) -> Dialogue:
     ``KeyError`` (naming the missing field's path), ``TypeError`` or ``ValueError``.
     """
     if not isinstance(raw, Mapping):
-        raise TypeError(f"a MutualFriends record must be a JSON object, got {type(raw).__name__}")
+        raise TypeError(f"a MutualFriends record must be a JSON object, got {json_kind(raw)}")
     return _dialogue_from_hf(raw) if is_hf_export(raw) else _dialogue_from_cocoa(raw)

@@ -1,0 +1,124 @@
+"""Where an output file goes, checked before any work, so that writing it never destroys
+anything.
+
+A regular file (or a new name) is written under a temporary name beside it and renamed
+over it when complete: an interrupted or failed run leaves the old file as it was and no
+temporary behind. A symbolic link is followed, so the file it points to is replaced and
+the link stays a link. A FIFO or a device (``/dev/null``, ``/dev/full``, a terminal) is
+written directly: renaming a file over it would replace the device, not write to it; so
+is an open descriptor named as a file (``/dev/stdout``, ``/dev/fd/3``), which the caller
+may have opened to append. A directory, and the input file itself (under any name), are
+refused.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Iterable
+from pathlib import Path
+
+__all__ = ["Destination", "OutputError"]
+
+
+class OutputError(ValueError):
+    """An output the run will not write to, or could not write; the message names it."""
+
+
+class Destination:
+    """One output file: where to write (:attr:`write_path`), then :meth:`commit` or
+    :meth:`discard`.
+
+    ``inputs`` are the files the run reads: writing over one of them is refused, since
+    the run would destroy what it is reading (e.g. the reference acts of an HF file).
+    ``seekable``: the format is written with seeks (Parquet), so a pipe is refused.
+    """
+
+    def __init__(
+        self, path: str | Path, inputs: Iterable[str | Path] = (), *, seekable: bool = False
+    ) -> None:
+        self.path = Path(path)
+        # Through symbolic links to the file itself: the temporary goes beside the real
+        # file and replaces it, and the link is left pointing at it.
+        self.target = Path(os.path.realpath(path))
+        try:
+            # The path as given, links followed by the system: /dev/stdout names the
+            # pipe or terminal behind it, which has no name realpath could give.
+            mode: int | None = os.stat(path).st_mode
+        except FileNotFoundError:
+            mode = None
+        except OSError as err:
+            raise OutputError(f"{path}: cannot write there ({err.strerror})") from None
+        if mode is not None and stat.S_ISDIR(mode):
+            raise OutputError(f"{path}: is a directory; give the name of a file to write")
+        #: Written directly (FIFO, device, a descriptor the caller opened such as
+        #: /dev/stdout, maybe to append): nothing to rename, nothing to remove.
+        #: Opened to append: a descriptor the caller opened (``>>`` or ``>``, which has
+        #: emptied it already) keeps what it holds.
+        self.append = mode is not None and _names_a_descriptor(self.path)
+        self.direct = mode is not None and (not stat.S_ISREG(mode) or self.append)
+        if self.direct:
+            self.target = self.path
+        if seekable and mode is not None and (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+            raise OutputError(
+                f"{path}: is a pipe; this format is written with seeks, so write it to a file"
+            )
+        self._mode = stat.S_IMODE(mode) if mode is not None and not self.direct else None
+        if mode is not None and not self.direct:
+            for source in inputs:
+                if _same_file(source, self.target):
+                    raise OutputError(
+                        f"{path}: is the input file {source}; writing the output over it would "
+                        "destroy the input, so write to another file"
+                    )
+        if not self.target.parent.is_dir():
+            raise OutputError(f"{path}: directory {self.target.parent} does not exist")
+        self.temporary = (
+            None
+            if self.direct
+            else self.target.with_name(f".{self.target.name}.{os.getpid()}.part")
+        )
+
+    @property
+    def write_path(self) -> Path:
+        """The file to open for writing: the temporary, or the FIFO or device itself."""
+        return self.temporary or self.target
+
+    def commit(self) -> None:
+        """Put the complete output in place (a regular file keeps its permission bits)."""
+        if self.temporary is None:
+            return
+        if self._mode is not None:
+            os.chmod(self.temporary, self._mode)
+        os.replace(self.temporary, self.target)
+
+    def discard(self) -> None:
+        """Remove the temporary of a run that did not complete; the target is untouched."""
+        if self.temporary is not None:
+            self.temporary.unlink(missing_ok=True)
+
+
+#: /dev/fd/N, /proc/self/fd/N: an open file descriptor, by name.
+_DESCRIPTOR = re.compile(r"/(?:dev|proc/[^/]+)/fd/\d+")
+
+
+def _names_a_descriptor(path: Path) -> bool:
+    """Whether a path leads, through links, to an open file descriptor (``/dev/stdout``
+    is ``/proc/self/fd/1``): that file was opened by the caller, perhaps to append, and
+    renaming a new file over it would throw away what it held."""
+    current = os.path.abspath(path)
+    for _hop in range(40):  # the system's own limit on links in a row
+        if _DESCRIPTOR.fullmatch(current):
+            return True
+        if not os.path.islink(current):
+            return False
+        current = os.path.normpath(os.path.join(os.path.dirname(current), os.readlink(current)))
+    return False
+
+
+def _same_file(source: str | Path, target: Path) -> bool:
+    try:
+        return os.path.samefile(source, target)
+    except OSError:  # the input is not a file (``-``) or is gone: not the same
+        return False

@@ -1,0 +1,288 @@
+"""``-o`` never destroys anything: links are written through, FIFOs and devices written
+directly, a directory and the input itself refused, and a failed write leaves the old file
+and no temporary behind."""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import stat
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from actparse.cli import app
+from actparse.io.output import OutputError, open_output
+
+runner = CliRunner()
+SOURCE_NAME = "craigslist_validation_20.jsonl"
+OLD = "old contents\n"
+
+
+def run_cli(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    """The command as a user runs it, in its own process."""
+    return subprocess.run(
+        [sys.executable, "-m", "actparse", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def leftovers(folder: Path) -> list[str]:
+    """Temporaries a run left in a folder."""
+    return sorted(p.name for p in folder.glob(".*.part"))
+
+
+@pytest.fixture
+def source(fixtures: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / SOURCE_NAME
+    copy.write_bytes((fixtures / SOURCE_NAME).read_bytes())
+    return copy
+
+
+def _to_symlink(tmp_path: Path, source: Path) -> tuple[Path, Path]:
+    target = tmp_path / "target.jsonl"
+    target.write_text(OLD)
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target.name)
+    return link, target
+
+
+def _to_dangling_symlink(tmp_path: Path, source: Path) -> tuple[Path, Path]:
+    link = tmp_path / "link.jsonl"
+    link.symlink_to("new.jsonl")
+    return link, tmp_path / "new.jsonl"
+
+
+def _to_symlink_in_another_folder(tmp_path: Path, source: Path) -> tuple[Path, Path]:
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "target.jsonl"
+    target.write_text(OLD)
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    return link, target
+
+
+@pytest.mark.parametrize(
+    "make",
+    [_to_symlink, _to_dangling_symlink, _to_symlink_in_another_folder],
+    ids=["symlink", "dangling-symlink", "symlink-to-another-folder"],
+)
+def test_a_symlink_is_written_through_to_its_target(
+    make: Callable[[Path, Path], tuple[Path, Path]], source: Path, tmp_path: Path
+) -> None:
+    link, target = make(tmp_path, source)
+    result = runner.invoke(app, ["label", str(source), "-o", str(link)])
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink(), "the link must stay a link"
+    assert link.resolve() == target.resolve()
+    assert len(target.read_text().splitlines()) == 20
+    assert leftovers(tmp_path) == [] and leftovers(target.parent) == []
+
+
+def test_an_existing_file_keeps_its_permissions(source: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    out.write_text(OLD)
+    out.chmod(0o640)
+    result = runner.invoke(app, ["label", str(source), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
+    assert len(out.read_text().splitlines()) == 20
+
+
+def _the_input(tmp_path: Path, source: Path) -> Path:
+    return source
+
+
+def _a_symlink_to_the_input(tmp_path: Path, source: Path) -> Path:
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(source)
+    return link
+
+
+def _a_hard_link_to_the_input(tmp_path: Path, source: Path) -> Path:
+    link = tmp_path / "hard.jsonl"
+    os.link(source, link)
+    return link
+
+
+def _the_input_by_another_path(tmp_path: Path, source: Path) -> Path:
+    return tmp_path / "." / source.name
+
+
+@pytest.mark.parametrize(
+    "make",
+    [_the_input, _a_symlink_to_the_input, _a_hard_link_to_the_input, _the_input_by_another_path],
+    ids=["same-path", "symlink-to-input", "hard-link-to-input", "other-spelling"],
+)
+def test_the_input_itself_is_refused(
+    make: Callable[[Path, Path], Path], source: Path, tmp_path: Path
+) -> None:
+    before = source.read_bytes()
+    out = make(tmp_path, source)
+    result = runner.invoke(app, ["label", str(source), "-o", str(out)])
+    assert result.exit_code == 1
+    assert "is the input file" in result.output and "write to another file" in result.output
+    assert source.read_bytes() == before
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".jsonl.gz", ".parquet"], ids=str)
+def test_a_directory_is_refused_before_any_work(suffix: str, source: Path, tmp_path: Path) -> None:
+    folder = tmp_path / f"out{suffix}"
+    folder.mkdir()
+    result = runner.invoke(app, ["label", str(source), "-o", str(folder)])
+    assert result.exit_code == 1
+    assert f"out{suffix}: is a directory" in result.output
+    assert "Errno" not in result.output
+    assert leftovers(tmp_path) == [] and list(folder.iterdir()) == []
+
+
+def test_a_missing_folder_is_named(source: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["label", str(source), "-o", str(tmp_path / "no" / "o.jsonl")])
+    assert result.exit_code == 1
+    assert "does not exist" in result.output and "Errno" not in result.output
+
+
+def test_train_prices_refuses_to_write_over_its_input(fixtures: Path, tmp_path: Path) -> None:
+    transcripts = tmp_path / "transcripts.json"
+    transcripts.write_bytes((fixtures / "craigslist_transcripts_20.json").read_bytes())
+    before = transcripts.read_bytes()
+    result = runner.invoke(app, ["train-prices", str(transcripts), "-o", str(transcripts)])
+    assert result.exit_code == 1
+    assert "is the input file" in result.output
+    assert transcripts.read_bytes() == before
+
+
+def test_a_fifo_is_written_directly(source: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "out.jsonl"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    result = run_cli("label", str(source), "-o", str(fifo))
+    reader.join(timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert stat.S_ISFIFO(fifo.lstat().st_mode), "the FIFO must stay a FIFO"
+    assert len(received[0].decode().splitlines()) == 20
+    assert leftovers(tmp_path) == []
+
+
+def test_parquet_to_a_fifo_is_refused_before_any_work(source: Path, tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    fifo = tmp_path / "out.parquet"
+    os.mkfifo(fifo)
+    result = runner.invoke(app, ["label", str(source), "-o", str(fifo)])
+    assert result.exit_code == 1
+    assert "out.parquet: is a pipe" in result.output
+    assert stat.S_ISFIFO(fifo.lstat().st_mode) and leftovers(tmp_path) == []
+
+
+def _device(tmp_path: Path, name: str, minor: int) -> Path:
+    """A character device node like /dev/null (minor 3) or /dev/full (7), made here so
+    that a failing test can never replace the system's own."""
+    if os.geteuid() != 0:
+        pytest.skip("making a device node needs root")
+    node = tmp_path / name
+    os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, minor))
+    return node
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".jsonl.gz", ".parquet"], ids=str)
+def test_a_null_device_is_written_and_stays_a_device(
+    suffix: str, source: Path, tmp_path: Path
+) -> None:
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    node = _device(tmp_path, f"null{suffix}", 3)
+    result = run_cli("label", str(source), "-o", str(node))
+    assert result.returncode == 0, result.stderr
+    assert stat.S_ISCHR(node.lstat().st_mode)
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("via_link", [False, True], ids=["device", "symlink-to-device"])
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"], ids=str)
+def test_a_full_device_fails_with_a_message_and_stays_a_device(
+    suffix: str, via_link: bool, source: Path, tmp_path: Path
+) -> None:
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    node = _device(tmp_path, f"full{suffix}", 7)
+    out = node
+    if via_link:
+        out = tmp_path / f"link{suffix}"
+        out.symlink_to(node)
+    result = run_cli("label", str(source), "-o", str(out))
+    assert result.returncode == 1
+    assert f"{out.name}: cannot write (no space left on device)" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert stat.S_ISCHR(node.lstat().st_mode), "the device must not be replaced"
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"], ids=["jobs-1", "jobs-2"])
+@pytest.mark.parametrize("suffix", [".jsonl", ".jsonl.gz"], ids=str)
+def test_a_write_error_leaves_the_old_file_and_no_temporary(
+    jobs: str, suffix: str, fixtures: Path, tmp_path: Path
+) -> None:
+    # A file size limit makes every write past 4 KB fail (EFBIG), as a full disk would.
+    def limit_file_size() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    out = tmp_path / f"out{suffix}"
+    out.write_text(OLD)
+    source = str(fixtures / SOURCE_NAME)
+    result = run_cli("label", source, "-o", str(out), "--jobs", jobs, preexec_fn=limit_file_size)
+    assert result.returncode == 1
+    assert f"out{suffix}: cannot write (file too large)" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert out.read_text() == OLD
+    assert leftovers(tmp_path) == []
+
+
+def test_an_error_while_labelling_removes_the_temporary(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    out.write_text(OLD)
+    with pytest.raises(RuntimeError), open_output(out) as sink:
+        sink.write("{}\n")
+        assert leftovers(tmp_path)  # written under a temporary name...
+        raise RuntimeError("stop")
+    assert out.read_text() == OLD and leftovers(tmp_path) == []  # ...and removed
+
+
+def test_open_output_refuses_a_directory_before_opening_anything(tmp_path: Path) -> None:
+    with pytest.raises(OutputError, match="is a directory"):
+        open_output(tmp_path)
+    assert leftovers(tmp_path.parent) == []
+
+
+@pytest.mark.parametrize("redirect", [">", ">>"], ids=["truncate", "append"])
+def test_dev_stdout_is_written_as_the_caller_opened_it(
+    redirect: str, source: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_text(OLD)
+    command = f"{sys.executable} -m actparse label {source} -o /dev/stdout {redirect} {log}"
+    result = subprocess.run(["bash", "-c", command], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    lines = log.read_text().splitlines()
+    assert lines[:1] == (["old contents"] if redirect == ">>" else lines[:1])
+    assert len(lines) == 20 + (redirect == ">>")
+    assert leftovers(tmp_path) == []
+
+
+def test_dev_stdout_to_a_pipe_is_written_directly(source: Path) -> None:
+    command = f"{sys.executable} -m actparse label {source} -o /dev/stdout | wc -l"
+    result = subprocess.run(["bash", "-c", command], capture_output=True, text=True, check=False)
+    assert result.stdout.strip() == "20", result.stderr
