@@ -309,6 +309,25 @@ DIALOGUE_MISSES = [
         ((0, 0, 1), (1, 2, 0)),
         id="previous-offer",
     ),
+    # fills-the-open-slot: a list with no person right after "one other item" asked for
+    # (or offered) fills that slot, for its side, on top of the table. It fixed the two
+    # dev dialogues it was written for (one per half), none else, nor any on val.txt.
+    pytest.param(
+        "YOU: i want the book and the hats <eos> "
+        "THEM: give me one object to go with the ball and i will agree . <eos> "
+        "YOU: one book <eos> THEM: ok <eos> YOU: <selection>",
+        2,
+        ((0, 2, 0), (1, 0, 1)),
+        id="one-object-to-go-with",
+    ),
+    pytest.param(
+        "THEM: you can have the ball if i get the rest <eos> "
+        "YOU: any chance you can spare 1 other item ? <eos> THEM: 1 book <eos> YOU: deal <eos> "
+        "THEM: <selection>",
+        2,
+        ((1, 0, 1), (0, 2, 0)),
+        id="spare-one-other-item",
+    ),
 ]
 
 

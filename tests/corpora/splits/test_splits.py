@@ -268,6 +268,15 @@ DOND_MISSES = [
         ((1, 0, 4), (0, 1, 0)),
     ),
     ("typo-cani", "cani have a book and the balls ?", (2, 1, 2), ((1, 0, 2), (1, 1, 0))),
+    # A bare singular typed for the plural ("i keep book") names every one: read like
+    # "the book" it fixed five dev dialogues and broke six ("the book and hat" is one
+    # hat of several, "onne ball" one ball), so it went (bare-singular-like-the).
+    (
+        "bare-singular-is-every-one",
+        "i keep book you get everything else",
+        (4, 1, 2),
+        ((4, 0, 0), (0, 1, 2)),
+    ),
     # "have to", "will take" with the subject left out, and a giving gerund after a
     # comma, are the writer's: each rule for them changed parses only in the one
     # dialogue it was written for, on one half of dev, so they went.
