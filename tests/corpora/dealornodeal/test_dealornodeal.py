@@ -328,6 +328,16 @@ DIALOGUE_MISSES = [
         ((1, 0, 1), (0, 2, 0)),
         id="spare-one-other-item",
     ),
+    # reclaims-one-item: a need for the one item the partner just took keeps the rest of
+    # the partner's proposal. Read so it fixed 7 dev dialogues and val.txt's, and broke
+    # 29 ("no , i need the hat or i can not make a deal" leaves the rest to the partner).
+    pytest.param(
+        "YOU: can i have the ball and a hat ? <eos> THEM: ok , i'll take the book and both "
+        "hats . <eos> YOU: nah , i need the book <eos> THEM: ok <eos> YOU: <selection>",
+        2,
+        ((1, 0, 1), (0, 2, 0)),
+        id="nah-i-need-the-book",
+    ),
 ]
 
 
