@@ -226,6 +226,49 @@ def test_a_refusal_puts_the_deal_before_back_on_the_table() -> None:
     assert last_proposal_split(got) == mine
 
 
+@pytest.mark.parametrize(
+    ("ask", "answer", "expected"),
+    [
+        pytest.param(
+            "can i have one hat ?",
+            "i need both of them please",
+            ("inform", ((1, 0, 1), (0, 2, 0))),
+            id="can-i-have-one-i-need-both",
+        ),
+        pytest.param(
+            "would you be willing to let me have a hat too ?",
+            "that just leaves me with 1 item , i'd prefer to keep both .",
+            ("inform", ((1, 0, 1), (0, 2, 0))),
+            id="would-you-be-willing-i-prefer-to-keep",
+        ),
+        # Counterexamples: a grudging yes grants it; an ask that is no question, and a
+        # proposal in answer, are not refused.
+        pytest.param(
+            "would you trade a hat for nothing ?",
+            "i really would not like to but , if that is what you need .",
+            ("inform", None),
+            id="grudging-yes-grants",
+        ),
+        pytest.param(
+            "i'll take a hat too .",
+            "i need both of them please",
+            ("inform", None),
+            id="no-question-no-refusal",
+        ),
+    ],
+)
+def test_an_answer_to_a_question_refuses_it(
+    ask: str, answer: str, expected: tuple[str, Any]
+) -> None:
+    # refuses-a-question: a proposal asked as a question and answered with neither yes
+    # nor terms ("i need both of them please") is refused; the deal before it is back.
+    got = _intents_and_splits(
+        f"YOU: i want the book and the ball <eos> THEM: fine <eos> YOU: {ask} <eos> "
+        f"THEM: {answer} <eos> YOU: ok <eos> YOU: <selection>"
+    )
+    assert got[3] == expected
+
+
 def test_a_refusal_that_names_items_or_comes_late_restores_nothing() -> None:
     got = _intents_and_splits(
         "YOU: i want the book and the ball <eos> THEM: no , hats are worth nothing to me <eos> "
@@ -290,14 +333,6 @@ DIALOGUE_MISSES = [
         3,
         ((1, 0, 0), (0, 2, 1)),
         id="answer-to-an-addition",
-    ),
-    # all-of-them: "both of them" is every one of the item talked about last.
-    pytest.param(
-        "THEM: i just want the hats <eos> YOU: can i have one hat ? <eos> "
-        "THEM: i need both of them please <eos> YOU: ok <eos> THEM: <selection>",
-        2,
-        ((1, 0, 1), (0, 2, 0)),
-        id="both-of-them",
     ),
     # latest-offer-is-the-last-one: "your previous offer" is the partner's last one.
     pytest.param(
