@@ -373,6 +373,16 @@ DIALOGUE_MISSES = [
         ((1, 0, 1), (0, 2, 0)),
         id="nah-i-need-the-book",
     ),
+    # a-question-of-wants-sets-the-topic: after "what do you want ?" the lists are the
+    # answerer's, the asker's pick among them too. It fixed one dev dialogue and broke
+    # another on the same half.
+    pytest.param(
+        "YOU: what do you want ? <eos> THEM: 2 hats or the ball and a hat . <eos> "
+        "YOU: ok the ball and a hat <eos> THEM: deal <eos> YOU: <selection>",
+        2,
+        ((1, 1, 0), (0, 1, 1)),
+        id="pick-among-the-answers",
+    ),
 ]
 
 
@@ -493,8 +503,8 @@ def test_misses_never_found_come_first() -> None:
 VALIDATION_FLOOR = 0.973
 VALIDATION_HALF_FLOOR = 0.971
 #: Measured on the first 8,000 lines of train.txt (developed on; 3,122 agreed
-#: dialogues): 0.968. The rest of train.txt is held out and never read by the tests.
-TRAIN_DEV_FLOOR = 0.967
+#: dialogues): 0.9686. The rest of train.txt is held out and never read by the tests.
+TRAIN_DEV_FLOOR = 0.968
 TRAIN_DEV_LINES = 8000
 
 

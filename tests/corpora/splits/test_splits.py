@@ -268,6 +268,15 @@ DOND_MISSES = [
         ((1, 0, 4), (0, 1, 0)),
     ),
     ("typo-cani", "cani have a book and the balls ?", (2, 1, 2), ((1, 0, 2), (1, 1, 0))),
+    # A determiner right after a claimed list starts another list, which a benefit
+    # after it claims alone (new-list-at-a-determiner): it fixed only the dialogue it
+    # was written for.
+    (
+        "new-list-at-a-determiner",
+        "if i can have all books the hat and ball are yours",
+        (3, 1, 1),
+        ((3, 0, 0), (0, 1, 1)),
+    ),
     # A bare singular typed for the plural ("i keep book") names every one: read like
     # "the book" it fixed five dev dialogues and broke six ("the book and hat" is one
     # hat of several, "onne ball" one ball), so it went (bare-singular-like-the).
