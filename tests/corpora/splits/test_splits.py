@@ -842,6 +842,16 @@ DOND_ON_THE_TABLE_MISSES = [
         ((0, 0, 1), (1, 4, 0)),
         ((0, 0, 1), (1, 4, 0)),
     ),
+    # "The other hat" is the hat the table does not give the writer
+    # (the-other-is-what-the-table-leaves): it fixed one dev dialogue and broke one on
+    # the same half ("i will need that other book then" adds the partner's book).
+    (
+        "the-other-is-what-the-table-leaves",
+        "you can take the 2 books and the other hat .",
+        (2, 2, 1),
+        ((0, 1, 1), (2, 1, 0)),
+        ((0, 1, 1), (2, 1, 0)),
+    ),
     # A condition on its own continuing the deal on the table: the rule for it changed
     # parses on one half of dev only (the dialogue it was written for), so it went.
     (
