@@ -164,7 +164,15 @@ class SplitDialogueParser:
         # restate the table whichever side it is read for: keep the default reading
         # ("2 hats and a ball for me?" - "one hat": the reader gets one).
         moves_a_count = self.lexicon.unnamed == "opposite" and parsed.adjusts_counts(totals)
-        if parsed.elliptic and state.running is not None and not moves_a_count:
+        # A refusal does not restate the deal it refuses: "nope , the book and the ball"
+        # after "i want the book and the ball" is the writer's own (refusal-keeps-its-
+        # reading).
+        if (
+            parsed.elliptic
+            and state.running is not None
+            and not moves_a_count
+            and "disagree" not in self.tags(parsed.tokens)
+        ):
             flipped = parse_split(
                 text,
                 self.lexicon,

@@ -269,6 +269,27 @@ def test_an_answer_to_a_question_refuses_it(
     assert got[3] == expected
 
 
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        pytest.param(
+            "nope , the book and the ball", ("propose", ((0, 2, 0), (1, 0, 1))), id="nope-list"
+        ),
+        pytest.param("no deal . book and ball", ("propose", ((0, 2, 0), (1, 0, 1))), id="no-deal"),
+        # Counterexample: with no refusal the list restates the table.
+        pytest.param("ok , the book and the ball", ("agree", ((1, 0, 1), (0, 2, 0))), id="ok-list"),
+    ],
+)
+def test_a_refusal_keeps_its_reading(reply: str, expected: tuple[str, Any]) -> None:
+    # refusal-keeps-its-reading: a list with no person in a refusal is not read as the
+    # deal it refuses.
+    got = _intents_and_splits(
+        f"YOU: i get the book and the ball , you get the hats <eos> THEM: {reply} <eos> "
+        "YOU: <selection>"
+    )
+    assert got[1] == expected
+
+
 def test_a_refusal_that_names_items_or_comes_late_restores_nothing() -> None:
     got = _intents_and_splits(
         "YOU: i want the book and the ball <eos> THEM: no , hats are worth nothing to me <eos> "

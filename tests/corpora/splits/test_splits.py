@@ -277,6 +277,14 @@ DOND_MISSES = [
         (3, 1, 1),
         ((3, 0, 0), (0, 1, 1)),
     ),
+    # "no" right before a determiner answers, it counts nothing (no-before-the-is-an-
+    # answer): it fixed only the dialogue it was written for.
+    (
+        "no-before-the-is-an-answer",
+        "no the hat and both books last offer",
+        (2, 1, 3),
+        ((2, 1, 0), (0, 0, 3)),
+    ),
     # A bare singular typed for the plural ("i keep book") names every one: read like
     # "the book" it fixed five dev dialogues and broke six ("the book and hat" is one
     # hat of several, "onne ball" one ball), so it went (bare-singular-like-the).
