@@ -277,6 +277,14 @@ DOND_MISSES = [
         (3, 1, 1),
         ((3, 0, 0), (0, 1, 1)),
     ),
+    # A list right before a subject and its verb of having that ends the clause is that
+    # subject's (fronted-object): it fixed only the dialogue it was written for.
+    (
+        "fronted-object",
+        "i'd like to have the books , the rest you can have",
+        (2, 1, 2),
+        ((2, 0, 0), (0, 1, 2)),
+    ),
     # "no" right before a determiner answers, it counts nothing (no-before-the-is-an-
     # answer): it fixed only the dialogue it was written for.
     (
