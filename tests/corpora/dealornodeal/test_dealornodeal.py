@@ -404,6 +404,15 @@ DIALOGUE_MISSES = [
         ((1, 1, 0), (0, 1, 1)),
         id="pick-among-the-answers",
     ),
+    # do-answers-a-request: what the writer "can do" of items the partner just asked all
+    # of goes to the partner. It fixed only the dialogue it was written for.
+    pytest.param(
+        "THEM: i would like the book and the ball . <eos> YOU: i can do the book and the ball "
+        "<eos> THEM: deal <eos> YOU: <selection>",
+        1,
+        ((0, 2, 0), (1, 0, 1)),
+        id="i-can-do-what-you-asked",
+    ),
 ]
 
 
