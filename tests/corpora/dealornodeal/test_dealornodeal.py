@@ -385,8 +385,9 @@ DIALOGUE_MISSES = [
         id="spare-one-other-item",
     ),
     # reclaims-one-item: a need for the one item the partner just took keeps the rest of
-    # the partner's proposal. Read so it fixed 7 dev dialogues and val.txt's, and broke
-    # 29 ("no , i need the hat or i can not make a deal" leaves the rest to the partner).
+    # the partner's proposal. Read so it fixed 7 dev dialogues and one of val.txt, and
+    # broke 34 (A 7, B 21, val 6: "no , i need the hat or i can not make a deal" leaves
+    # the rest to the partner).
     pytest.param(
         "YOU: can i have the ball and a hat ? <eos> THEM: ok , i'll take the book and both "
         "hats . <eos> YOU: nah , i need the book <eos> THEM: ok <eos> YOU: <selection>",
