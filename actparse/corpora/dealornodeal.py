@@ -242,6 +242,7 @@ class DealOrNoDealParser(SplitDialogueParser):
     rule_tags = RULE_TAGS
     intent_rules = INTENT_RULES
     refusal_intents = frozenset({"disagree"})
+    answer_intents = frozenset({"inform"})
     #: How many dialogues the parser remembers to mirror for their other view (0: none).
     view_memo_size = 2
 

@@ -77,6 +77,8 @@ class DealState:
     #: The turn of the last proposal, and the deal on the table before it.
     proposed_at: int | None = None
     before: ItemSplit | None = None
+    #: The last proposal was asked as a question.
+    asked: bool = False
 
     def first_offer(self, owner: int | None) -> ItemSplit | None:
         """The first proposal of agent ``owner``; with no owner, the first proposal of
@@ -106,6 +108,10 @@ class SplitDialogueParser:
     #: Intents that refuse the proposal right before them, putting the deal before it
     #: back on the table (none by default).
     refusal_intents: frozenset[str] = frozenset()
+    #: Intents that refuse a proposal asked as a question right before them ("can i have
+    #: one ball ?" - "i need both of them please"), as refusal_intents do (none by
+    #: default).
+    answer_intents: frozenset[str] = frozenset()
 
     def __init__(
         self,
@@ -158,7 +164,15 @@ class SplitDialogueParser:
         # restate the table whichever side it is read for: keep the default reading
         # ("2 hats and a ball for me?" - "one hat": the reader gets one).
         moves_a_count = self.lexicon.unnamed == "opposite" and parsed.adjusts_counts(totals)
-        if parsed.elliptic and state.running is not None and not moves_a_count:
+        # A refusal does not restate the deal it refuses: "nope , the book and the ball"
+        # after "i want the book and the ball" is the writer's own (refusal-keeps-its-
+        # reading).
+        if (
+            parsed.elliptic
+            and state.running is not None
+            and not moves_a_count
+            and "disagree" not in self.tags(parsed.tokens)
+        ):
             flipped = parse_split(
                 text,
                 self.lexicon,
@@ -209,7 +223,14 @@ class SplitDialogueParser:
         intent = self.intent_rules.decide(view)
         if (
             split is None
-            and intent in self.refusal_intents
+            and (
+                intent in self.refusal_intents
+                or (
+                    intent in self.answer_intents
+                    and state.asked
+                    and self.lexicon.words["concession"].isdisjoint(parsed.tokens)
+                )
+            )
             and state.proposed_at == turn.index - 1
             and not parsed.names_items
         ):
@@ -226,6 +247,7 @@ class SplitDialogueParser:
         if split is not None:
             state.last[writer] = split
             state.before, state.proposed_at = state.running, turn.index
+            state.asked = parsed.tokens[-1:] == ("?",)
             state.running = split
             state.history[writer].append(split)
             side = parsed.first_side()

@@ -62,6 +62,7 @@ _WORD_CLASSES = frozenset(
         "clause_start",
         "negatable",
         "increment",
+        "concession",
         "benefit",
         "mine",
         "yours",

@@ -226,6 +226,70 @@ def test_a_refusal_puts_the_deal_before_back_on_the_table() -> None:
     assert last_proposal_split(got) == mine
 
 
+@pytest.mark.parametrize(
+    ("ask", "answer", "expected"),
+    [
+        pytest.param(
+            "can i have one hat ?",
+            "i need both of them please",
+            ("inform", ((1, 0, 1), (0, 2, 0))),
+            id="can-i-have-one-i-need-both",
+        ),
+        pytest.param(
+            "would you be willing to let me have a hat too ?",
+            "that just leaves me with 1 item , i'd prefer to keep both .",
+            ("inform", ((1, 0, 1), (0, 2, 0))),
+            id="would-you-be-willing-i-prefer-to-keep",
+        ),
+        # Counterexamples: a grudging yes grants it; an ask that is no question, and a
+        # proposal in answer, are not refused.
+        pytest.param(
+            "would you trade a hat for nothing ?",
+            "i really would not like to but , if that is what you need .",
+            ("inform", None),
+            id="grudging-yes-grants",
+        ),
+        pytest.param(
+            "i'll take a hat too .",
+            "i need both of them please",
+            ("inform", None),
+            id="no-question-no-refusal",
+        ),
+    ],
+)
+def test_an_answer_to_a_question_refuses_it(
+    ask: str, answer: str, expected: tuple[str, Any]
+) -> None:
+    # refuses-a-question: a proposal asked as a question and answered with neither yes
+    # nor terms ("i need both of them please") is refused; the deal before it is back.
+    got = _intents_and_splits(
+        f"YOU: i want the book and the ball <eos> THEM: fine <eos> YOU: {ask} <eos> "
+        f"THEM: {answer} <eos> YOU: ok <eos> YOU: <selection>"
+    )
+    assert got[3] == expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        pytest.param(
+            "nope , the book and the ball", ("propose", ((0, 2, 0), (1, 0, 1))), id="nope-list"
+        ),
+        pytest.param("no deal . book and ball", ("propose", ((0, 2, 0), (1, 0, 1))), id="no-deal"),
+        # Counterexample: with no refusal the list restates the table.
+        pytest.param("ok , the book and the ball", ("agree", ((1, 0, 1), (0, 2, 0))), id="ok-list"),
+    ],
+)
+def test_a_refusal_keeps_its_reading(reply: str, expected: tuple[str, Any]) -> None:
+    # refusal-keeps-its-reading: a list with no person in a refusal is not read as the
+    # deal it refuses.
+    got = _intents_and_splits(
+        f"YOU: i get the book and the ball , you get the hats <eos> THEM: {reply} <eos> "
+        "YOU: <selection>"
+    )
+    assert got[1] == expected
+
+
 def test_a_refusal_that_names_items_or_comes_late_restores_nothing() -> None:
     got = _intents_and_splits(
         "YOU: i want the book and the ball <eos> THEM: no , hats are worth nothing to me <eos> "
@@ -291,14 +355,6 @@ DIALOGUE_MISSES = [
         ((1, 0, 0), (0, 2, 1)),
         id="answer-to-an-addition",
     ),
-    # all-of-them: "both of them" is every one of the item talked about last.
-    pytest.param(
-        "THEM: i just want the hats <eos> YOU: can i have one hat ? <eos> "
-        "THEM: i need both of them please <eos> YOU: ok <eos> THEM: <selection>",
-        2,
-        ((1, 0, 1), (0, 2, 0)),
-        id="both-of-them",
-    ),
     # latest-offer-is-the-last-one: "your previous offer" is the partner's last one.
     pytest.param(
         "THEM: i want the ball and the book <eos> YOU: i need the ball . <eos> "
@@ -308,6 +364,55 @@ DIALOGUE_MISSES = [
         5,
         ((0, 0, 1), (1, 2, 0)),
         id="previous-offer",
+    ),
+    # fills-the-open-slot: a list with no person right after "one other item" asked for
+    # (or offered) fills that slot, for its side, on top of the table. It fixed the two
+    # dev dialogues it was written for (one per half), none else, nor any on val.txt.
+    pytest.param(
+        "YOU: i want the book and the hats <eos> "
+        "THEM: give me one object to go with the ball and i will agree . <eos> "
+        "YOU: one book <eos> THEM: ok <eos> YOU: <selection>",
+        2,
+        ((0, 2, 0), (1, 0, 1)),
+        id="one-object-to-go-with",
+    ),
+    pytest.param(
+        "THEM: you can have the ball if i get the rest <eos> "
+        "YOU: any chance you can spare 1 other item ? <eos> THEM: 1 book <eos> YOU: deal <eos> "
+        "THEM: <selection>",
+        2,
+        ((1, 0, 1), (0, 2, 0)),
+        id="spare-one-other-item",
+    ),
+    # reclaims-one-item: a need for the one item the partner just took keeps the rest of
+    # the partner's proposal. Read so it fixed 7 dev dialogues and one of val.txt, and
+    # broke 34 (A 7, B 21, val 6: "no , i need the hat or i can not make a deal" leaves
+    # the rest to the partner).
+    pytest.param(
+        "YOU: can i have the ball and a hat ? <eos> THEM: ok , i'll take the book and both "
+        "hats . <eos> YOU: nah , i need the book <eos> THEM: ok <eos> YOU: <selection>",
+        2,
+        ((1, 0, 1), (0, 2, 0)),
+        id="nah-i-need-the-book",
+    ),
+    # a-question-of-wants-sets-the-topic: after "what do you want ?" the lists are the
+    # answerer's, the asker's pick among them too. It fixed one dev dialogue and broke
+    # another on the same half.
+    pytest.param(
+        "YOU: what do you want ? <eos> THEM: 2 hats or the ball and a hat . <eos> "
+        "YOU: ok the ball and a hat <eos> THEM: deal <eos> YOU: <selection>",
+        2,
+        ((1, 1, 0), (0, 1, 1)),
+        id="pick-among-the-answers",
+    ),
+    # do-answers-a-request: what the writer "can do" of items the partner just asked all
+    # of goes to the partner. It fixed only the dialogue it was written for.
+    pytest.param(
+        "THEM: i would like the book and the ball . <eos> YOU: i can do the book and the ball "
+        "<eos> THEM: deal <eos> YOU: <selection>",
+        1,
+        ((0, 2, 0), (1, 0, 1)),
+        id="i-can-do-what-you-asked",
     ),
 ]
 
@@ -429,8 +534,8 @@ def test_misses_never_found_come_first() -> None:
 VALIDATION_FLOOR = 0.973
 VALIDATION_HALF_FLOOR = 0.971
 #: Measured on the first 8,000 lines of train.txt (developed on; 3,122 agreed
-#: dialogues): 0.968. The rest of train.txt is held out and never read by the tests.
-TRAIN_DEV_FLOOR = 0.967
+#: dialogues): 0.9686. The rest of train.txt is held out and never read by the tests.
+TRAIN_DEV_FLOOR = 0.968
 TRAIN_DEV_LINES = 8000
 
 

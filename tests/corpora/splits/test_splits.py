@@ -268,6 +268,40 @@ DOND_MISSES = [
         ((1, 0, 4), (0, 1, 0)),
     ),
     ("typo-cani", "cani have a book and the balls ?", (2, 1, 2), ((1, 0, 2), (1, 1, 0))),
+    # A determiner right after a claimed list starts another list, which a benefit
+    # after it claims alone (new-list-at-a-determiner): it fixed only the dialogue it
+    # was written for.
+    (
+        "new-list-at-a-determiner",
+        "if i can have all books the hat and ball are yours",
+        (3, 1, 1),
+        ((3, 0, 0), (0, 1, 1)),
+    ),
+    # A list right before a subject and its verb of having that ends the clause is that
+    # subject's (fronted-object): it fixed only the dialogue it was written for.
+    (
+        "fronted-object",
+        "i'd like to have the books , the rest you can have",
+        (2, 1, 2),
+        ((2, 0, 0), (0, 1, 2)),
+    ),
+    # "no" right before a determiner answers, it counts nothing (no-before-the-is-an-
+    # answer): it fixed only the dialogue it was written for.
+    (
+        "no-before-the-is-an-answer",
+        "no the hat and both books last offer",
+        (2, 1, 3),
+        ((2, 1, 0), (0, 0, 3)),
+    ),
+    # A bare singular typed for the plural ("i keep book") names every one: read like
+    # "the book" it fixed five dev dialogues and broke six ("the book and hat" is one
+    # hat of several, "onne ball" one ball), so it went (bare-singular-like-the).
+    (
+        "bare-singular-is-every-one",
+        "i keep book you get everything else",
+        (4, 1, 2),
+        ((4, 0, 0), (0, 1, 2)),
+    ),
     # "have to", "will take" with the subject left out, and a giving gerund after a
     # comma, are the writer's: each rule for them changed parses only in the one
     # dialogue it was written for, on one half of dev, so they went.
@@ -872,6 +906,16 @@ DOND_ON_THE_TABLE_MISSES = [
         (1, 4, 1),
         ((0, 0, 1), (1, 4, 0)),
         ((0, 0, 1), (1, 4, 0)),
+    ),
+    # "The other hat" is the hat the table does not give the writer
+    # (the-other-is-what-the-table-leaves): it fixed one dev dialogue and broke one on
+    # the same half ("i will need that other book then" adds the partner's book).
+    (
+        "the-other-is-what-the-table-leaves",
+        "you can take the 2 books and the other hat .",
+        (2, 2, 1),
+        ((0, 1, 1), (2, 1, 0)),
+        ((0, 1, 1), (2, 1, 0)),
     ),
     # A condition on its own continuing the deal on the table: the rule for it changed
     # parses on one half of dev only (the dialogue it was written for), so it went.
