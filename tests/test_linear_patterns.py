@@ -29,7 +29,7 @@ from actparse.corpora.mutualfriends import names
 from actparse.corpora.splits import tokens as split_tokens
 from actparse.engine import sentences, tokenizer
 from actparse.engine.rulefiles import shipped
-from actparse.engine.tags import load_rules
+from actparse.engine.tags import Rule, load_rules
 
 #: Characters of the short text; the long one is GROWTH times longer.
 SHORT = 500
@@ -94,8 +94,20 @@ def _growth(call: Call, unit: str) -> float:
     return ratio
 
 
-def _search(pattern: regex.Pattern[str]) -> Call:
+def _search(pattern: regex.Pattern[str] | re.Pattern[str]) -> Call:
+    if isinstance(pattern, re.Pattern):  # the standard library's re has no timeout
+        return lambda text: list(pattern.finditer(text))
     return lambda text: list(pattern.finditer(text, timeout=LONG_CALL))
+
+
+def _match(pattern: regex.Pattern[str] | re.Pattern[str]) -> Call:
+    if isinstance(pattern, re.Pattern):
+        return lambda text: pattern.match(text)
+    return lambda text: pattern.match(text, timeout=LONG_CALL)
+
+
+def _rule(rule: Rule) -> Call:
+    return lambda text: rule.matches((), text)
 
 
 CASES: list[object] = []
@@ -104,7 +116,7 @@ for corpus in registry.BUILTIN:
         if rule.match.startswith("text-"):
             CASES.append(
                 pytest.param(
-                    (lambda r: lambda text: r.matches((), text))(rule),
+                    _rule(rule),
                     list(rule.values),
                     rule.examples,
                     id=f"{corpus.name}:{rule.name}",
@@ -138,12 +150,8 @@ for module in _MODULES:
     for attr, value in vars(module).items():
         found = value if isinstance(value, tuple) else (value,)
         for k, pattern in enumerate(p for p in found if isinstance(p, regex.Pattern | re.Pattern)):
-            if (module, attr) in _MATCHED_AT_START:
-                call: Call = (lambda p: lambda text: p.match(text, timeout=LONG_CALL))(pattern)
-            elif isinstance(pattern, regex.Pattern):
-                call = _search(pattern)
-            else:  # the standard library's re has no timeout: the test's own bound applies
-                call = (lambda p: lambda text: list(p.finditer(text)))(pattern)
+            matched = (module, attr) in _MATCHED_AT_START
+            call = _match(pattern) if matched else _search(pattern)
             name = module.__name__.rpartition(".")[2]
             CASES.append(pytest.param(call, [pattern.pattern], (), id=f"{name}.{attr}[{k}]"))
 

@@ -36,7 +36,7 @@ RECORD_DEADLINE = 10.0
 BATCH_DEADLINE = 1.0
 
 
-class RecordTimeout(BaseException):  # noqa: N818 (it is what the caller catches)
+class RecordTimeout(BaseException):
     """A record ran out of time. A ``BaseException``, so that no ``except Exception``
     in the code it interrupts can take it for an ordinary error and carry on."""
 
@@ -89,7 +89,10 @@ _UNARMED = Clock(armed=False)
 def clock(first_limit: float) -> Iterator[Clock]:
     """A clock for a batch: the timer is armed on entry for ``first_limit`` seconds (the
     shortest limit the batch will :meth:`~Clock.start`) and disarmed on exit."""
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
         yield _UNARMED
         return
     current = Clock(armed=True, period=first_limit)

@@ -111,7 +111,9 @@ def test_keep_mode_gives_an_error_record_within_the_deadline(
     records = len(path.read_text().splitlines())
     assert len(outcomes) == records
     errors = [o.error for o in outcomes]
-    assert errors[3] == f"{path}:4: labelling took longer than {LIMIT:g} s (the per-record deadline)"
+    assert (
+        errors[3] == f"{path}:4: labelling took longer than {LIMIT:g} s (the per-record deadline)"
+    )
     assert errors[:3] + errors[4:] == [None] * (records - 1)
     # Once its own deadline, plus at most one batch deadline: not twice.
     assert took < LIMIT + deadline.BATCH_DEADLINE + SLACK
