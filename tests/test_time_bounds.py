@@ -69,7 +69,9 @@ CASES: dict[str, Case] = {
 
 @pytest.fixture(scope="module")
 def extended_parser() -> registry.Parser:
-    return CraigslistParser(prices="extended")  # loads quantulum3: not part of the time
+    parser = CraigslistParser(prices="extended")
+    parser.prepare()  # loads quantulum3 (seconds), as label_items does before any record
+    return parser
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

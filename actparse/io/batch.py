@@ -249,6 +249,12 @@ def label_items(
     if on_error not in ("stop", "keep"):
         raise ValueError(f"on_error must be 'stop' or 'keep', got {on_error!r}")
     _init_worker(overrides or {})
+    for parser in (overrides or {}).values():
+        # What a parser loads on first use (quantulum3: seconds) is loaded now, once for
+        # every worker, rather than inside the deadline of the first record that needs it.
+        prepare = getattr(parser, "prepare", None)
+        if prepare is not None:
+            prepare()
     items_iter = iter(items)
     if jobs <= 1:
         for batch in iter(lambda: list(itertools.islice(items_iter, BATCH_SIZE)), []):

@@ -10,7 +10,8 @@ looks at the record in progress: past its limit, the record is interrupted with
 signals); within it, the timer is set again for the rest of that record's time.
 
 Signals reach only the main thread of a process, and ``setitimer`` is POSIX: in another
-thread, or where it is missing (Windows), a clock measures nothing and only the guard's
+thread, where it is missing (Windows), or while the caller has a real-time timer of its
+own running (which a clock would cancel), a clock measures nothing and only the guard's
 per-call limit applies.
 """
 
@@ -92,6 +93,7 @@ def clock(first_limit: float) -> Iterator[Clock]:
     if (
         not hasattr(signal, "setitimer")
         or threading.current_thread() is not threading.main_thread()
+        or signal.getitimer(signal.ITIMER_REAL)[0] > 0  # the caller's own timer is running
     ):
         yield _UNARMED
         return

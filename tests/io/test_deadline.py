@@ -175,3 +175,13 @@ def test_outside_the_main_thread_the_clock_limits_nothing() -> None:
     thread.start()
     thread.join()
     assert clocks and not clocks[0].armed
+
+
+def test_a_timer_of_the_caller_is_left_running() -> None:
+    signal.setitimer(signal.ITIMER_REAL, 60)
+    try:
+        with deadline.clock(LIMIT) as clock:
+            assert not clock.armed
+        assert signal.getitimer(signal.ITIMER_REAL)[0] > 0
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)

@@ -1,7 +1,7 @@
 """The extended price mode: prices Cocoa's rules miss ("two hundred dollars", "150
 bucks", "2k", "1.5 grand", "1200 usd"), from the named rules of
-``rules/craigslist/prices_extended.yaml``; quantulum3 is imported when an
-extended price finder is made, never in the Cocoa mode.
+``rules/craigslist/prices_extended.yaml``; quantulum3 is imported on first use (or by
+:func:`load_quantities` before labelling starts), never in the Cocoa mode.
 """
 
 from __future__ import annotations

@@ -36,6 +36,9 @@ class PriceFinder:
         self.lexicon = lexicon
         self.mode = mode
         self.rules = (rules or load_extended_rules()) if mode == "extended" else None
+
+    def prepare(self) -> None:
+        """Load now what the first message would otherwise load (quantulum3, seconds)."""
         if self.rules is not None:
             load_quantities(self.rules)
 
