@@ -61,7 +61,6 @@ SPEAKERS = {name: agent for agent, name in enumerate(AGENTS)}
 SELECTION = "<selection>"
 
 _SECTIONS = ("input", "dialogue", "output", "partner_input")
-_SECTION = {name: re.compile(rf"<{name}>(.*?)</{name}>", re.S) for name in _SECTIONS}
 _ITEM_COUNT = re.compile(r"^item(\d+)=(\d+)$")
 
 
@@ -80,15 +79,32 @@ def _counts_values(numbers: Sequence[str], what: str) -> dict[str, list[int]]:
     return {"count": values[0::2], "value": values[1::2]}
 
 
+def _section(line: str, name: str) -> str | None:
+    """What lies between the first ``<name>`` and the ``</name>`` after it, if any.
+
+    The same as searching ``<name>(.*?)</name>`` (DOTALL), in linear time: that search
+    scans to the end of the line from every ``<name>``, quadratic on a line of many
+    ``<name>`` and no closing tag. The first opening tag with a closing tag after it is
+    the first opening tag, so two ``find`` calls say the same.
+    """
+    opening, closing = f"<{name}>", f"</{name}>"
+    start = line.find(opening)
+    if start < 0:
+        return None
+    start += len(opening)
+    end = line.find(closing, start)
+    return None if end < 0 else line[start:end]
+
+
 def text_line_to_record(line: str) -> dict[str, Any]:
     """One line of the original text format as a HuggingFace-layout record; a malformed
     line is a ``ValueError`` saying what is wrong (the reader adds file and line)."""
     sections: dict[str, str] = {}
-    for name, pattern in _SECTION.items():
-        found = pattern.search(line)
+    for name in _SECTIONS:
+        found = _section(line, name)
         if found is None:
             raise ValueError(f"no <{name}>...</{name}> section")
-        sections[name] = found.group(1).strip()
+        sections[name] = found.strip()
     return {
         "input": _counts_values(sections["input"].split(), "<input>"),
         "dialogue": sections["dialogue"],

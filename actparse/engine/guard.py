@@ -2,8 +2,10 @@
 
 Every ``regex`` call of the per-turn path passes ``timeout=timeout_for(text)``. Setting
 up the timer costs about as much as a short match itself, and the shipped patterns run
-in time linear in their input (the tokenizer's are checked on 200,000-character
-inputs), so the limit is armed only for texts long enough to take noticeable time.
+in time linear in their input (``tests/test_linear_patterns.py`` times each on adversarial
+texts of growing length), so the limit is armed only for texts long enough to take
+noticeable time. It limits one call; a record as a whole is limited by
+:mod:`actparse.io.deadline`.
 """
 
 from __future__ import annotations

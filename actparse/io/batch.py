@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from actparse import registry
+from actparse.io import deadline
 from actparse.io.messages import describe
 from actparse.io.output import open_sink
 from actparse.io.parquet import is_parquet, iter_parquet_rows
@@ -159,18 +160,24 @@ def _outcome(
     )
 
 
-def _label(item: Item, on_error: str) -> Outcome:
-    """Label one item; errors become ``actparse_error`` records or raise, by ``on_error``."""
+def _label(item: Item, on_error: str, clock: deadline.Clock) -> Outcome:
+    """Label one item within the record deadline; errors (a timeout too) become
+    ``actparse_error`` records or raise, by ``on_error``."""
     where = f"{item.source}:{item.line}"
     raw: Any = item.raw
     try:
-        record, field, span = _read(item)
-        raw = record.raw
-        dialogue = record.dialogue()
-        acts = _parser_for(record.corpus).parse(dialogue)
-        out = write_record(record.raw, record.format, dialogue, acts)
-        return _outcome(field, span, out, acts)
-    except Exception as exc:
+        clock.start(deadline.RECORD_DEADLINE)
+        try:
+            record, field, span = _read(item)
+            raw = record.raw
+            dialogue = record.dialogue()
+            acts = _parser_for(record.corpus).parse(dialogue)
+            out = write_record(record.raw, record.format, dialogue, acts)
+            outcome = _outcome(field, span, out, acts)
+        finally:
+            clock.stop()
+        return outcome
+    except (Exception, deadline.RecordTimeout) as exc:
         message = str(exc) if str(exc).startswith(item.source) else f"{where}: {describe(exc)}"
         if on_error == "stop":
             raise InputError(message) from None
@@ -225,25 +232,32 @@ def _label_batch(batch: list[Item], on_error: str) -> list[Outcome]:
 
     When every record of the batch is of one corpus whose parser labels batches
     (``parse_many``), the batch goes to it whole; otherwise records are labelled one by
-    one. If any record of the batch fails, the batch is labelled again record by record,
-    so each problem is reported against its own record and the good records are
-    unaffected.
+    one. If any record of the batch fails, or the batch takes longer than
+    :data:`~actparse.io.deadline.BATCH_DEADLINE`, the batch is labelled again record by
+    record, so each problem is reported against its own record and the good records are
+    unaffected. Each record labelled alone has :data:`~actparse.io.deadline.RECORD_DEADLINE`.
     """
     corpora = {registry.handlers(item.format).corpus for item in batch}
     parser = _parser_for(corpora.pop()) if len(corpora) == 1 else None
     parse_many = getattr(parser, "parse_many", None)
-    if parse_many is None:
-        return [_label(item, on_error) for item in batch]
-    try:
-        read = [_read(item) for item in batch]
-        dialogues = [record.dialogue() for record, _field, _span in read]
-        acts: list[list[Act]] = parse_many(dialogues)
-        return [
-            _outcome(field, span, write_record(record.raw, record.format, d, a), a)
-            for (record, field, span), d, a in zip(read, dialogues, acts)
-        ]
-    except Exception:
-        return [_label(item, on_error) for item in batch]
+    first = deadline.RECORD_DEADLINE if parse_many is None else deadline.BATCH_DEADLINE
+    with deadline.clock(min(first, deadline.RECORD_DEADLINE)) as clock:
+        if parse_many is not None:
+            try:
+                clock.start(deadline.BATCH_DEADLINE)
+                try:
+                    read = [_read(item) for item in batch]
+                    dialogues = [record.dialogue() for record, _field, _span in read]
+                    acts: list[list[Act]] = parse_many(dialogues)
+                finally:
+                    clock.stop()
+                return [
+                    _outcome(field, span, write_record(record.raw, record.format, d, a), a)
+                    for (record, field, span), d, a in zip(read, dialogues, acts)
+                ]
+            except (Exception, deadline.RecordTimeout):
+                pass
+        return [_label(item, on_error, clock) for item in batch]
 
 
 def label_items(
@@ -257,6 +271,12 @@ def label_items(
     if on_error not in ("stop", "keep"):
         raise ValueError(f"on_error must be 'stop' or 'keep', got {on_error!r}")
     _init_worker(overrides or {})
+    for parser in (overrides or {}).values():
+        # What a parser loads on first use (quantulum3: seconds) is loaded now, once for
+        # every worker, rather than inside the deadline of the first record that needs it.
+        prepare = getattr(parser, "prepare", None)
+        if prepare is not None:
+            prepare()
     items_iter = iter(items)
     if jobs <= 1:
         for batch in iter(lambda: list(itertools.islice(items_iter, BATCH_SIZE)), []):

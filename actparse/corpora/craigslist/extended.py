@@ -1,12 +1,14 @@
 """The extended price mode: prices Cocoa's rules miss ("two hundred dollars", "150
 bucks", "2k", "1.5 grand", "1200 usd"), from the named rules of
-``rules/craigslist/prices_extended.yaml``; quantulum3 is imported on first use only.
+``rules/craigslist/prices_extended.yaml``; quantulum3 is imported on first use (or by
+:func:`load_quantities` before labelling starts), never in the Cocoa mode.
 """
 
 from __future__ import annotations
 
 import bisect
 import functools
+import logging
 import math
 import warnings
 from collections.abc import Callable, Sequence
@@ -26,15 +28,34 @@ from actparse.models import PriceMention
 
 __all__ = [
     "EXTENDED_RULES",
+    "QUANTULUM_MAX_CHARS",
+    "QUANTULUM_MAX_DIGITS",
+    "QUANTULUM_MAX_NUMBERS",
     "ExtendedRule",
     "ExtendedRules",
     "extended_readings",
     "find_prices_extended",
     "load_extended_rules",
+    "load_quantities",
+    "quantulum_refusal",
 ]
 
 #: The shipped rules, under ``rules/``.
 EXTENDED_RULES = ("craigslist", "prices_extended.yaml")
+
+# quantulum3's number parser takes time that grows with about the fourth power of a run
+# of digits (80 digits: seconds; 5,000: hours) and faster than linearly with the numbers
+# of a text. It is given no text past these bounds, where it stays within about a
+# third of a second a call. The Craigslist messages stay far below them (at most 567
+# characters, 6 digits to a token and 7 tokens with digits), and so does any price.
+#: Characters of the text quantulum3 is given.
+QUANTULUM_MAX_CHARS = 1000
+#: Digits in one token ("999999999999" is under a trillion).
+QUANTULUM_MAX_DIGITS = 12
+#: Tokens with digits in the text.
+QUANTULUM_MAX_NUMBERS = 20
+
+_log = logging.getLogger(__name__)
 _RULE_KINDS = ("regex", "quantity")
 _READINGS = ("currency", "scaled", "spelled")
 _RULE_KEYS = frozenset(
@@ -289,6 +310,10 @@ def _quantity_readings(
     readings = {r.reading: r for r in rules.rules if r.kind == "quantity"}
     if not readings or rules.triggers.isdisjoint(text.tokens):
         return []
+    refusal = quantulum_refusal(text.text, text.tokens)
+    if refusal is not None:
+        _log.info("quantity rules skipped: %s", refusal)
+        return []
     found = []
     for quantity in _quantulum(rules.dollar_surfaces)(text.text):
         first, last = text.span(*quantity.span)
@@ -321,6 +346,30 @@ def _quantity_readings(
             ):
                 found.append(_Reading(first, last, value, surface))
     return found
+
+
+def load_quantities(rules: ExtendedRules) -> None:
+    """Load quantulum3 now if the rules have quantity rules: it takes seconds, which the
+    first message to need it should not pay (they would count against its record's
+    deadline, :mod:`actparse.io.deadline`)."""
+    if any(rule.kind == "quantity" for rule in rules.rules):
+        _quantulum(rules.dollar_surfaces)
+
+
+def quantulum_refusal(text: str, tokens: Sequence[str]) -> str | None:
+    """Why quantulum3 is not given ``text`` (its ``tokens``), or ``None`` if it is: a
+    text past the bounds above could keep it busy for minutes."""
+    if len(text) > QUANTULUM_MAX_CHARS:
+        return f"{len(text)} characters (more than {QUANTULUM_MAX_CHARS})"
+    numbers = 0
+    for token in tokens:
+        digits = sum(c.isdigit() for c in token) if not token.isalpha() else 0
+        if digits > QUANTULUM_MAX_DIGITS:
+            return f"a token of {digits} digits (more than {QUANTULUM_MAX_DIGITS})"
+        numbers += digits > 0
+    if numbers > QUANTULUM_MAX_NUMBERS:
+        return f"{numbers} tokens with digits (more than {QUANTULUM_MAX_NUMBERS})"
+    return None
 
 
 def _has_magnitude(text: _TokenText, first: int, last: int, rules: ExtendedRules) -> bool:

@@ -8,6 +8,7 @@ from actparse.corpora.craigslist.extended import (
     ExtendedRules,
     find_prices_extended,
     load_extended_rules,
+    load_quantities,
 )
 from actparse.corpora.craigslist.lexicon import PriceLexicon
 from actparse.corpora.craigslist.linking import ListingContext, find_prices
@@ -35,6 +36,11 @@ class PriceFinder:
         self.lexicon = lexicon
         self.mode = mode
         self.rules = (rules or load_extended_rules()) if mode == "extended" else None
+
+    def prepare(self) -> None:
+        """Load now what the first message would otherwise load (quantulum3, seconds)."""
+        if self.rules is not None:
+            load_quantities(self.rules)
 
     def skips(self, text: str) -> bool:
         """Whether a message certainly holds no price: Cocoa's prices need a digit."""

@@ -219,6 +219,11 @@ class CraigslistParser:
         # Looked up once per turn: a dict beats a call into the act space.
         self._coarse = {i: self.act_space.coarse(self.corpus, i) for i in INTENTS}
 
+    def prepare(self) -> None:
+        """Load what labelling would otherwise load on its first message (quantulum3 for
+        the extended prices), so that it does not count against a record's deadline."""
+        self.price_finder.prepare()
+
     def tags(
         self, tokens: Sequence[str], text: str, mentions: Sequence[PriceMention]
     ) -> tuple[str, ...]:
