@@ -41,15 +41,20 @@ def open_sink(
 
 def count_records(path: str | Path) -> int | None:
     """Records of a JSON lines or Parquet file, for a progress bar (``None``: unknown)."""
-    if is_parquet(path):
-        import pyarrow.parquet
+    try:
+        if is_parquet(path):
+            import pyarrow.parquet
 
-        return int(pyarrow.parquet.ParquetFile(path).metadata.num_rows)
-    with open_text(path) as fh:
-        if not fh.read(256).lstrip().startswith("{"):
-            return None
-        fh.seek(0)
-        return sum(1 for line in fh if line.strip())
+            return int(pyarrow.parquet.ParquetFile(path).metadata.num_rows)
+        with open_text(path) as fh:
+            if not fh.read(256).lstrip().startswith("{"):
+                return None
+            fh.seek(0)
+            return sum(1 for line in fh if line.strip())
+    except (OSError, EOFError, ValueError):
+        # Only a bar's length: the labelling run reports what is wrong with the input
+        # (a truncated .gz, a byte that is not UTF-8) in its place, record by record.
+        return None
 
 
 class open_output:

@@ -4,6 +4,7 @@ and no temporary behind."""
 
 from __future__ import annotations
 
+import gzip
 import os
 import resource
 import signal
@@ -18,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from actparse.cli import app
-from actparse.io.output import OutputError, open_output
+from actparse.io.output import OutputError, count_records, open_output
 
 runner = CliRunner()
 SOURCE_NAME = "craigslist_validation_20.jsonl"
@@ -286,3 +287,25 @@ def test_dev_stdout_to_a_pipe_is_written_directly(source: Path) -> None:
     command = f"{sys.executable} -m actparse label {source} -o /dev/stdout | wc -l"
     result = subprocess.run(["bash", "-c", command], capture_output=True, text=True, check=False)
     assert result.stdout.strip() == "20", result.stderr
+
+
+def _truncated_gz(data: bytes) -> bytes:
+    packed = gzip.compress(data)
+    return packed[: len(packed) // 2]
+
+
+@pytest.mark.parametrize(
+    ("name", "damage"),
+    [
+        pytest.param("in.jsonl.gz", _truncated_gz, id="truncated-gz"),
+        pytest.param("in.jsonl", lambda data: b"\xff" + data, id="not-utf8"),
+    ],
+)
+def test_the_progress_count_never_fails_a_run(
+    name: str, damage: Callable[[bytes], bytes], source: Path, tmp_path: Path
+) -> None:
+    """The count only sizes a progress bar: an input it cannot read gives no count (the
+    run itself reports the damage in its place)."""
+    damaged = tmp_path / name
+    damaged.write_bytes(damage(source.read_bytes()))
+    assert count_records(damaged) is None
