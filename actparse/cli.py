@@ -28,7 +28,7 @@ from rich.text import Text
 from actparse import registry
 from actparse.api import evaluate_path, label_records
 from actparse.engine.rulefiles import RuleError
-from actparse.io.batch import label_path
+from actparse.io.batch import WorkerDied, label_path
 from actparse.io.destination import Destination
 from actparse.io.messages import describe
 from actparse.io.output import count_records, to_stdout
@@ -116,7 +116,7 @@ def _fail(exc: Exception) -> NoReturn:
 
 
 #: What a command reports as an error of the run, rather than as a bug.
-_RUN_ERRORS = (InputError, RuleError, OSError, ValueError)
+_RUN_ERRORS = (InputError, RuleError, OSError, ValueError, WorkerDied)
 
 
 class _Signalled(BaseException):

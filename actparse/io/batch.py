@@ -28,6 +28,7 @@ import multiprocessing.pool
 import os
 import re
 import signal
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
@@ -206,12 +207,36 @@ def _init_pool_worker(overrides: Mapping[str, registry.Parser]) -> None:
     group; the parent alone handles it, so no worker prints a traceback.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with_parent()
     for name in ("SIGTERM", "SIGHUP"):
         sig = getattr(signal, name, None)
         # A signal ignored from the start (nohup) stays ignored here too.
         if sig is not None and callable(signal.getsignal(sig)):
             signal.signal(sig, signal.SIG_DFL)
     _init_worker(overrides)
+
+
+#: Linux's prctl option that sends a signal to a process when its parent ends.
+_PR_SET_PDEATHSIG = 1
+
+
+def _end_with_parent() -> None:
+    """On Linux, a worker ends when the main process does, even when nothing could clean
+    up (the main process killed with SIGKILL): no worker is left waiting for ever."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = multiprocessing.parent_process()
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
+        return
+    if parent is not None and os.getppid() != parent.pid:
+        os._exit(1)  # the parent ended before the request was made
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended while labelling (killed by the system, out of memory): its
+    records cannot be accounted for, so the run stops rather than wait or lose them."""
 
 
 def _parser_for(corpus: str) -> registry.Parser:
@@ -287,32 +312,51 @@ def label_items(
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     release_freed_memory = _release_freed_memory()
     pool = context.Pool(jobs, initializer=_init_pool_worker, initargs=(overrides or {},))
+    # The pool replaces a worker that died, but the task it held is lost and its result
+    # never comes: the workers started here are watched while the parent waits.
+    workers = list(getattr(pool, "_pool", ()))
     with _ended(pool):
         window: deque[tuple[list[Item], AsyncResult[list[Outcome]]]] = deque()
         for task in tasks:
             window.append((task, pool.apply_async(_label_task, (task, on_error))))
             if len(window) >= jobs * IN_FLIGHT:
                 done, result = window.popleft()
-                yield from _completed(done, _get(result))
+                yield from _completed(done, _get(result, workers, done))
                 release_freed_memory()
         while window:
             done, result = window.popleft()
-            yield from _completed(done, _get(result))
+            yield from _completed(done, _get(result, workers, done))
 
 
 #: How often the parent wakes while it waits for a worker (seconds).
 WAKE_SECONDS = 0.25
 
 
-def _get(result: AsyncResult[list[Outcome]]) -> list[Outcome]:
+def _get(
+    result: AsyncResult[list[Outcome]],
+    workers: Sequence[multiprocessing.process.BaseProcess] = (),
+    task: Sequence[Item] = (),
+) -> list[Outcome]:
     """A task's outcomes, waited for in slices.
 
     A signal sent to this process may be taken by one of the pool's threads; Python
     runs its handler only in the main thread, and only once that thread wakes. A wait
-    without a timeout would not wake when the workers died of the same signal.
+    without a timeout would not wake when the workers died of the same signal. Each
+    wake also looks at the ``workers``: one that ended while the run goes on took its
+    task with it, which raises :class:`WorkerDied` naming the records of ``task``.
     """
     while not result.ready():
         result.wait(WAKE_SECONDS)
+        dead = next((w for w in workers if w.exitcode is not None), None)
+        if dead is not None and not result.ready():
+            code = dead.exitcode or 0
+            how = f"was killed by signal {-code}" if code < 0 else f"exited with status {code}"
+            where = f"{task[0].source}:{task[0].line}" if task else "the input"
+            raise WorkerDied(
+                f"a worker process {how} (out of memory?) while the records from {where} "
+                "on were being labelled, so the run stopped; --jobs 1 labels without "
+                "worker processes"
+            )
     return result.get()
 
 

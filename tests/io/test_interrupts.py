@@ -161,3 +161,79 @@ def test_a_pipe_closed_before_any_output_ends_every_command_quietly(
     finally:
         os.close(write_end)
     assert (result.returncode, result.stderr) == (141, "")
+
+
+def _children(pid: int) -> list[int]:
+    """The process ids whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+
+
+def _start_two_workers(long_input: Path, out: Path) -> tuple[subprocess.Popen[str], list[int]]:
+    run = subprocess.Popen(
+        [sys.executable, "-m", "actparse", "label", str(long_input), "-o", str(out), "-j", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    _wait_for(
+        lambda: any(p.stat().st_size > 0 for p in out.parent.glob(f".{out.name}.*.part")),
+        90,
+        "the run to start writing",
+    )
+    return run, _children(run.pid)
+
+
+@needs_proc
+def test_a_worker_killed_by_the_system_stops_the_run_with_a_message(
+    long_input: Path, tmp_path: Path
+) -> None:
+    """A worker ended by SIGKILL (as the out-of-memory killer does) takes its task with
+    it: the run says so and stops, rather than wait for ever for its records."""
+    out = tmp_path / "out.jsonl"
+    out.write_text(OLD)
+    run, workers = _start_two_workers(long_input, out)
+    try:
+        assert workers, "the run has worker processes"
+        os.kill(workers[0], signal.SIGKILL)
+        _stdout, stderr = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 1, stderr
+    assert "worker process was killed by signal 9" in stderr
+    assert "Traceback" not in stderr
+    assert out.read_text() == OLD
+    assert list(tmp_path.glob(".*.part")) == []
+
+
+@needs_proc
+def test_workers_end_with_a_main_process_killed_by_sigkill(
+    long_input: Path, tmp_path: Path
+) -> None:
+    """Nothing can clean up after SIGKILL, but no worker is left behind waiting for ever."""
+    run, workers = _start_two_workers(long_input, tmp_path / "out.jsonl")
+    try:
+        assert workers
+        os.kill(run.pid, signal.SIGKILL)
+        run.communicate(timeout=60)
+        _wait_for(
+            lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers),
+            30,
+            "the workers to end with their parent",
+        )
+    finally:
+        if run.poll() is None or not _group_is_gone(run.pid):
+            os.killpg(run.pid, signal.SIGKILL)
