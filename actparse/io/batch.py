@@ -207,12 +207,12 @@ def _init_pool_worker(overrides: Mapping[str, registry.Parser]) -> None:
     group; the parent alone handles it, so no worker prints a traceback.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _end_with_parent()
     for name in ("SIGTERM", "SIGHUP"):
         sig = getattr(signal, name, None)
         # A signal ignored from the start (nohup) stays ignored here too.
         if sig is not None and callable(signal.getsignal(sig)):
             signal.signal(sig, signal.SIG_DFL)
+    _end_with_parent()
     _init_worker(overrides)
 
 
@@ -384,7 +384,11 @@ def _ended(pool: multiprocessing.pool.Pool) -> Iterator[None]:
         stopper.start()
         stopper.join(POOL_STOP_SECONDS)
         raise
-    pool.terminate()
+    # A run that ended well lets its idle workers end by themselves: ``terminate`` signals
+    # them, and a worker still starting up (on a loaded machine) can lose that signal in
+    # the moment after its fork, leaving ``terminate`` waiting for it for ever.
+    pool.close()
+    pool.join()
 
 
 def _release_freed_memory() -> Callable[[], object]:
