@@ -119,6 +119,11 @@ def _fail(exc: Exception) -> NoReturn:
 _RUN_ERRORS = (InputError, RuleError, OSError, ValueError, WorkerDied)
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 dialogue``, ``2 dialogues``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 class _Signalled(BaseException):
     """SIGINT, SIGTERM or SIGHUP arrived: unwind (removing temporaries) and exit."""
 
@@ -277,7 +282,7 @@ def label(
             _fail(exc)
     where = output if to_file else "stdout"
     _say(
-        f"labelled {summary.records} dialogues to {where} "
+        f"labelled {_count(summary.records, 'dialogue')} to {where} "
         f"({summary.skipped} skipped by Cocoa's length rule)"
     )
     if summary.errors:

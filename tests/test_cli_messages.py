@@ -168,3 +168,12 @@ def test_a_record_of_the_wrong_shape_is_described_in_words(
 )
 def test_describe_turns_python_wording_into_words(error: BaseException, words: str) -> None:
     assert describe(error).startswith(words)
+
+
+def test_one_dialogue_is_counted_in_the_singular(fixtures: Path, tmp_path: Path) -> None:
+    source = tmp_path / "one.jsonl"
+    source.write_text((fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()[0])
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["label", str(source), "-o", str(out), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert f"labelled 1 dialogue to {out}" in result.output
