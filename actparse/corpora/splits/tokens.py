@@ -8,7 +8,8 @@ tokens too.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import regex
 
@@ -76,17 +77,34 @@ def tokenize(text: str, lexicon: SplitLexicon) -> tuple[str, ...]:
     return _join_phrases(tokens, lexicon.phrases)
 
 
-#: The expansions of each lexicon (by identity, as the typo tables).
-_EXPANSION_TABLES: dict[int, tuple[SplitLexicon, dict[str, tuple[str, ...]]]] = {}
+#: A table built from a lexicon: a word to the tokens it stands for.
+_Table = dict[str, tuple[str, ...]]
+#: Tables by lexicon identity (a lexicon is an unhashable frozen dataclass); an entry
+#: goes when its lexicon is collected, so lexicons built by tests or plug-ins do not
+#: keep their tables alive.
+_TABLES: dict[tuple[str, int], _Table] = {}
 
 
-def _expansions(lexicon: SplitLexicon) -> dict[str, tuple[str, ...]]:
+def _per_lexicon(
+    kind: str, lexicon: SplitLexicon, build: Callable[[SplitLexicon], _Table]
+) -> _Table:
+    """The ``kind`` table of ``lexicon``, built on first use."""
+    key = (kind, id(lexicon))
+    table = _TABLES.get(key)
+    if table is None:
+        table = _TABLES[key] = build(lexicon)
+        weakref.finalize(lexicon, _TABLES.pop, key, None)
+    return table
+
+
+def _expansions(lexicon: SplitLexicon) -> _Table:
     """What :func:`_expand` makes of every word without an apostrophe that it changes
     (contractions, "couldnt", "wouldent"), built once per lexicon: the per-token work of
     tokenizing is then one lookup. Whitespace tokens are not in it (they are dropped)."""
-    cached = _EXPANSION_TABLES.get(id(lexicon))
-    if cached is not None and cached[0] is lexicon:
-        return cached[1]
+    return _per_lexicon("expansions", lexicon, _build_expansions)
+
+
+def _build_expansions(lexicon: SplitLexicon) -> _Table:
     candidates = {key for key in lexicon.contractions if "'" not in key}
     for stem in lexicon.words["negatable"]:
         candidates.update((stem + "nt", stem + "ent"))
@@ -97,12 +115,9 @@ def _expansions(lexicon: SplitLexicon) -> dict[str, tuple[str, ...]]:
         parts = tuple(_expand(token, lexicon))
         if parts != (token,):
             table[token] = parts
-    _EXPANSION_TABLES[id(lexicon)] = (lexicon, table)
     return table
 
 
-#: The typo table of each lexicon (by identity: lexicons load once and are immutable).
-_TYPO_TABLES: dict[int, tuple[SplitLexicon, dict[str, tuple[str, ...]]]] = {}
 #: Words at least this long also keep their meaning with one letter left out
 #: ("everthing", "baskeball"); shorter ones would meet real words ("hat" - "at").
 _DROPPED_LETTER_MIN = 7
@@ -136,7 +151,12 @@ def _stray_letters(word: str) -> set[str]:
     return out
 
 
-def _typos(lexicon: SplitLexicon) -> dict[str, tuple[str, ...]]:
+def _typos(lexicon: SplitLexicon) -> _Table:
+    """The typo table of a lexicon (see :func:`_build_typos`), built once."""
+    return _per_lexicon("typos", lexicon, _build_typos)
+
+
+def _build_typos(lexicon: SplitLexicon) -> _Table:
     """Misspellings of item words, of "everything" and of the words pointing back at an
     earlier offer ("original") that are no other word of the lexicon, each mapped to
     the tokens meant (typo-tolerant-items): two neighbouring letters swapped ("aht",
@@ -145,9 +165,6 @@ def _typos(lexicon: SplitLexicon) -> dict[str, tuple[str, ...]]:
     words one letter left out ("intial"), an item word glued to its article, determiner or number
     ("theball", "onehat"), and "i" or "you" glued to the verb after it ("itake",
     "youcan")."""
-    cached = _TYPO_TABLES.get(id(lexicon))
-    if cached is not None and cached[0] is lexicon:
-        return cached[1]
     targets = [
         *lexicon.item_words,
         *sorted(lexicon.words["everything"]),
@@ -184,7 +201,6 @@ def _typos(lexicon: SplitLexicon) -> dict[str, tuple[str, ...]]:
             glued = lead + verb
             if glued not in known:
                 table.setdefault(glued, (lead, verb))
-    _TYPO_TABLES[id(lexicon)] = (lexicon, table)
     return table
 
 

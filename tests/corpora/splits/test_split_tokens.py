@@ -83,3 +83,22 @@ def test_tokens_are_those_of_tokenizing_word_by_word(
     lexicon = load_split_lexicon(corpus)
     text = sep.join(words)
     assert tokenize(text, lexicon) == _reference(text, lexicon)
+
+
+def test_a_lexicons_tables_go_with_it() -> None:
+    """Tables are kept per lexicon while it lives: a lexicon built and dropped (by a test,
+    a plug-in) leaves nothing behind, and a new lexicon never gets another's table."""
+    import dataclasses
+    import gc
+
+    shipped = load_split_lexicon("dealornodeal")
+    before = len(split_tokens._TABLES)
+    lexicon = dataclasses.replace(
+        shipped, contractions={**shipped.contractions, "gimmeh": ("give", "me")}
+    )
+    assert tokenize("gimmeh the ball", lexicon) == ("give", "me", "the", "ball")
+    assert tokenize("gimmeh the ball", shipped) == ("gimmeh", "the", "ball")
+    assert len(split_tokens._TABLES) > before
+    del lexicon
+    gc.collect()
+    assert len(split_tokens._TABLES) == before
