@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
-from actparse import registry
+from actparse import __version__, registry
 from actparse.api import evaluate_path, label_records
 from actparse.engine.rulefiles import RuleError
 from actparse.io.batch import WorkerDied, label_path
@@ -43,6 +43,37 @@ app = typer.Typer(
     rich_markup_mode="markdown",
 )
 err = Console(stderr=True, soft_wrap=True)
+
+
+def _usable_cpus() -> int:
+    """The CPUs this process may run on (a container or ``taskset`` may allow fewer than
+    the machine has)."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"actparse {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_show_version,
+            is_eager=True,
+            help="Print the version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Rule-based dialogue acts for negotiation dialogues (Cocoa-compatible Craigslist acts)."""
+
 
 #: ``--format`` and ``--corpus`` choices, from the registry.
 Format = StrEnum("Format", {n: n for n in ("auto", *registry.format_names())})  # type: ignore[misc]
@@ -231,9 +262,12 @@ def label(
             "--jobs",
             "-j",
             min=1,
-            help="Worker processes (default: the number of cores). Output keeps input order.",
+            help=(
+                "Worker processes (default: the CPUs this process may use). Output keeps "
+                "input order."
+            ),
         ),
-    ] = os.cpu_count() or 1,
+    ] = _usable_cpus(),
     on_error: Annotated[
         OnError,
         typer.Option(

@@ -122,3 +122,22 @@ def test_label_and_eval_mutualfriends(fixtures: Path) -> None:
     result = runner.invoke(app, ["eval", str(source), "--json", "--min-agreement", "1.0"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["figures"]["selection_agreement"] == 1.0
+
+
+def test_version_is_printed() -> None:
+    import actparse
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.output.strip() == f"actparse {actparse.__version__}"
+
+
+def test_jobs_default_to_the_cpus_this_process_may_use() -> None:
+    import inspect
+    import os
+
+    from actparse import cli
+
+    default = inspect.signature(cli.label).parameters["jobs"].default
+    expected = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert default == expected
