@@ -22,6 +22,7 @@ __all__ = ["EXCHANGE_FOR", "tokenize"]
 _TOKEN = regex.compile(r"[a-z]+(?:'[a-z]+)*|\d+|[^\sa-z\d]", regex.VERSION0)
 # Backticks, acute accents and curly quotes all stand for the apostrophe.
 _APOSTROPHES = str.maketrans({"`": "'", "\u2019": "'", "\u2018": "'", "\u00b4": "'"})
+_APOSTROPHE_MARKS = tuple(chr(code) for code in _APOSTROPHES)
 # Clitics split off a word after an apostrophe ("i'll" -> i will).
 _CLITICS = {"ll": "will", "d": "would", "m": "am", "re": "are", "ve": "have", "s": "is"}
 
@@ -52,7 +53,11 @@ def _expand(token: str, lexicon: SplitLexicon) -> Iterable[str]:
 
 def tokenize(text: str, lexicon: SplitLexicon) -> tuple[str, ...]:
     """The normalised tokens of a message: lowercase, contractions expanded, phrases joined."""
-    raw = _TOKEN.findall(text.lower().translate(_APOSTROPHES))
+    text = text.lower()
+    if any(mark in text for mark in _APOSTROPHE_MARKS):
+        # translate costs several times the test, and most messages have no such mark.
+        text = text.translate(_APOSTROPHES)
+    raw = _TOKEN.findall(text)
     expansions = _expansions(lexicon)
     tokens: list[str] = []
     for token in raw:
