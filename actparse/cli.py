@@ -28,7 +28,7 @@ from rich.text import Text
 from actparse import __version__, registry
 from actparse.api import evaluate_path, label_records
 from actparse.engine.rulefiles import RuleError
-from actparse.io.batch import WorkerDied, label_path
+from actparse.io.batch import WorkerDied, label_path, usable_cpus
 from actparse.io.destination import Destination
 from actparse.io.messages import describe
 from actparse.io.output import count_records, to_stdout
@@ -43,15 +43,6 @@ app = typer.Typer(
     rich_markup_mode="markdown",
 )
 err = Console(stderr=True, soft_wrap=True)
-
-
-def _usable_cpus() -> int:
-    """The CPUs this process may run on (a container or ``taskset`` may allow fewer than
-    the machine has)."""
-    try:
-        return max(len(os.sched_getaffinity(0)), 1)
-    except (AttributeError, OSError):  # not on Linux
-        return os.cpu_count() or 1
 
 
 def _show_version(value: bool) -> None:
@@ -267,7 +258,7 @@ def label(
                 "input order."
             ),
         ),
-    ] = _usable_cpus(),
+    ] = usable_cpus(),
     on_error: Annotated[
         OnError,
         typer.Option(

@@ -49,7 +49,16 @@ from actparse.io.spans import json_object_spans
 from actparse.io.writers import write_record
 from actparse.models import SKIPPED, UNKNOWN_ACTION, Act
 
-__all__ = ["Item", "Outcome", "Summary", "iter_items", "label_items", "label_path"]
+__all__ = [
+    "Item",
+    "Outcome",
+    "Summary",
+    "WorkerDied",
+    "iter_items",
+    "label_items",
+    "label_path",
+    "usable_cpus",
+]
 
 #: Records labelled together, one step at a time (read all, parse all, write all): few
 #: enough that each step's data stays in the CPU caches.
@@ -191,6 +200,15 @@ def _label(item: Item, on_error: str, clock: deadline.Clock) -> Outcome:
 
 # Per-process parser overrides (e.g. another price lexicon), set before labelling.
 _parsers: dict[str, registry.Parser] = {}
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on, the default number of workers (a container or
+    ``taskset`` may allow fewer than the machine has)."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _init_worker(overrides: Mapping[str, registry.Parser]) -> None:
