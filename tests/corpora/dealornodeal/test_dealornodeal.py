@@ -347,6 +347,8 @@ def test_a_need_with_no_terms_makes_the_next_list_its_writers(
 # (on one half of dev, none on the other half nor on val.txt), so it went.
 DIALOGUE_MISSES = [
     # answer-to-an-addition-keeps-the-table: the answer settles the item just added.
+    # Tried again as claims-back-the-deal (an answer whose counts all keep the deal
+    # before a request for more restores it): fixed this one, broke one on A and on val.
     pytest.param(
         "YOU: hi , can i have the book ? <eos> THEM: sure , can i have everything else ? <eos> "
         "YOU: can i have 1 hat too ? <eos> THEM: i need both hats <eos> YOU: ok <eos> "
@@ -413,6 +415,41 @@ DIALOGUE_MISSES = [
         1,
         ((0, 2, 0), (1, 0, 1)),
         id="i-can-do-what-you-asked",
+    ),
+    # said-first-offer: "what you originally said", "your first one" point back at a
+    # first offer as "your original offer" does. It fixed only the dev dialogue it was
+    # written for (B 1, A 0, val 0, none broken).
+    pytest.param(
+        "THEM: i'll take the book , you can have the rest <eos> "
+        "YOU: can i have the book if you get one hat ? <eos> THEM: hats have no value for me "
+        "<eos> YOU: okay , we will go with what you originally said . <eos> THEM: cool ! "
+        "<eos> YOU: <selection>",
+        3,
+        ((0, 2, 1), (1, 0, 0)),
+        id="what-you-originally-said",
+    ),
+    # restates-the-table: after an agreement, a message naming only what the reader gets,
+    # each count as the table has it, restates the table. It fixed only the dialogue it
+    # was written for and broke one ("oops meant to say 2 balls 1 book for you" corrects
+    # the deal); read for both sides it broke 8 on A, B and val and fixed 2.
+    pytest.param(
+        "THEM: how about i take a hat and the book ? <eos> YOU: ok , i can make that deal "
+        "<eos> THEM: ok , you may have the ball . <eos> YOU: <selection>",
+        2,
+        ((0, 1, 1), (1, 1, 0)),
+        id="restates-the-table-after-agreement",
+    ),
+    # thanks-close-the-deal: a message opening with thanks right after an agreement
+    # proposes nothing. It fixed only the dialogue it was written for; with any small
+    # talk (thanks at the end too) it fixed 2 and broke 2 ("ill take the book and the
+    # hats , thanks" restates the deal).
+    pytest.param(
+        "THEM: i would like the ball and one hat <eos> YOU: okay you can have one hat as "
+        "well . <eos> THEM: thank you i get hot in the sun , the hat helps shade me ! <eos> "
+        "YOU: <selection>",
+        2,
+        None,
+        id="thanks-after-agreement",
     ),
 ]
 
