@@ -451,6 +451,19 @@ DIALOGUE_MISSES = [
         None,
         id="thanks-after-agreement",
     ),
+    # restates-a-partner-offer: a list with no person read for the other side when that
+    # reading is an earlier offer of the partner (not only the one on the table). It
+    # fixed only its own dev dialogue; with the writer's own earlier offers too, it fixed
+    # 1 on A and broke 2 on B.
+    pytest.param(
+        "THEM: i'll take a hat and the ball . you can have the book and a hat . <eos> "
+        "YOU: could you trade the ball for a hat ? <eos> THEM: no , i must have the ball . "
+        "<eos> YOU: ok , well i can go with that . the book and a hat . <eos> "
+        "THEM: sounds good . <eos> YOU: <selection>",
+        3,
+        ((1, 1, 0), (0, 1, 1)),
+        id="restates-an-earlier-partner-offer",
+    ),
 ]
 
 
