@@ -464,6 +464,18 @@ DIALOGUE_MISSES = [
         ((1, 1, 0), (0, 1, 1)),
         id="restates-an-earlier-partner-offer",
     ),
+    # an-unanswered-change-after-agreement: the last message before the selection,
+    # right after the other agent agreed and answered by nobody, restates the agreed
+    # deal. It fixed 7 (A 3, B 4) and broke 28 (A 5, B 19, val 4): the partner often
+    # takes the last words silently ("deal , you take the books , i get the rest .").
+    pytest.param(
+        "THEM: i'd like the book and a hat , you keep the rest ? <eos> YOU: ok <eos> "
+        "THEM: i do agree on this , but is there any chance the ball is 5 / 5 for you ? "
+        "<eos> YOU: <selection>",
+        2,
+        ((0, 1, 1), (1, 1, 0)),
+        id="unanswered-change-after-agreement",
+    ),
 ]
 
 
