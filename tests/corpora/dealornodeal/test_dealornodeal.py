@@ -476,6 +476,15 @@ DIALOGUE_MISSES = [
         ((0, 1, 1), (1, 1, 0)),
         id="unanswered-change-after-agreement",
     ),
+    # amend-keeps-the-rest: "better", "instead" change only the items named, the rest of
+    # the table stays. It fixed 1 (B) and broke 5 (A 2, B 2, val 1).
+    pytest.param(
+        "THEM: you can have a hat and the ball , i keep the book and a hat <eos> "
+        "YOU: i like 2 hats better <eos> THEM: ok deal <eos> YOU: <selection>",
+        1,
+        ((0, 2, 1), (1, 0, 0)),
+        id="i-like-2-hats-better",
+    ),
 ]
 
 
