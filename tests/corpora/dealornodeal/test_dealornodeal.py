@@ -485,6 +485,16 @@ DIALOGUE_MISSES = [
         ((0, 2, 1), (1, 0, 0)),
         id="i-like-2-hats-better",
     ),
+    # exchange-across-a-comma: "..., for the book" still trades the list before it. It
+    # fixed only the dev dialogue it was written for.
+    pytest.param(
+        "YOU: i would like the book and the hats <eos> THEM: i can not do that , i will give "
+        "you the ball and one hat , for the book and one hat . <eos> YOU: ok <eos> "
+        "THEM: <selection>",
+        1,
+        ((0, 1, 1), (1, 1, 0)),
+        id="exchange-across-a-comma",
+    ),
 ]
 
 
