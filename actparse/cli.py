@@ -41,6 +41,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode="markdown",
+    pretty_exceptions_show_locals=False,  # a bug's traceback must not print the records
 )
 err = Console(stderr=True, soft_wrap=True)
 

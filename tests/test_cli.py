@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -141,3 +143,28 @@ def test_jobs_default_to_the_cpus_this_process_may_use() -> None:
     default = inspect.signature(cli.label).parameters["jobs"].default
     expected = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     assert default == expected
+
+
+def test_a_bug_traceback_prints_no_local_values(tmp_path: Path) -> None:
+    """An unexpected error shows typer's traceback, but not the values it held (a whole
+    record, a user's text)."""
+    script = tmp_path / "bug.py"
+    script.write_text(
+        "import actparse.cli as cli\n"
+        "def boom(*args, **kwargs):\n"
+        "    held = 'PRIVATE' + ' RECORD'\n"
+        "    raise RuntimeError('a bug')\n"
+        "cli.label_path = boom\n"
+        "cli.main()\n"
+    )
+    fixture = Path(__file__).parent / "fixtures" / "craigslist_validation_20.jsonl"
+    result = subprocess.run(
+        [sys.executable, str(script), "label", str(fixture), "-o", str(tmp_path / "o.jsonl")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "RuntimeError" in result.stderr
+    assert "PRIVATE RECORD" not in result.stderr  # the value, never shown
