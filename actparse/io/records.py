@@ -59,11 +59,7 @@ class Record:
         try:
             return registry.handlers(self.format).reader(self.raw)
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
-            raise InputError(f"{self.where}: {_describe(err)}") from None
-
-
-def _describe(err: Exception) -> str:
-    return describe(err)  # in words: "a field holds a list where an object was expected"
+            raise InputError(f"{self.where}: {describe(err)}") from None
 
 
 def format_of_record(raw: Any) -> str | None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from actparse.corpora.mutualfriends import CORPUS
 from actparse.corpora.mutualfriends.names import fold
-from actparse.io.fields import agent_index, text_field
+from actparse.io.fields import agent_index, list_field, text_field
 from actparse.io.messages import json_kind
 from actparse.models import Dialogue, Party, Turn
 
@@ -110,15 +110,9 @@ def _get(obj: Any, key: str, path: str) -> Any:
     return obj[key]
 
 
-def _list(value: Any, what: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise TypeError(f"{what} must be a list, got {json_kind(value)}")
-    return value
-
-
 def _friend(names: Any, values: Any, types: Mapping[str, str], what: str) -> Friend:
-    names = _list(names, f"{what} attribute names")
-    values = _list(values, f"{what} values")
+    names = list_field(names, f"{what} attribute names")
+    values = list_field(values, f"{what} values")
     if len(names) != len(values):
         raise ValueError(f"{what} has {len(names)} attribute names but {len(values)} values")
     pairs = {
@@ -129,10 +123,10 @@ def _friend(names: Any, values: Any, types: Mapping[str, str], what: str) -> Fri
 
 
 def _two_kbs(kbs: Any, what: str) -> list[list[Any]]:
-    kbs = _list(kbs, what)
+    kbs = list_field(kbs, what)
     if len(kbs) != 2:
         raise ValueError(f"{what} must hold 2 knowledge bases, got {len(kbs)}")
-    return [_list(kb, f"{what}[{a}]") for a, kb in enumerate(kbs)]
+    return [list_field(kb, f"{what}[{a}]") for a, kb in enumerate(kbs)]
 
 
 def _attribute_types(attributes: Any, what: str) -> dict[str, str]:
@@ -141,14 +135,14 @@ def _attribute_types(attributes: Any, what: str) -> dict[str, str]:
     if attributes is None:
         return {}
     if isinstance(attributes, Mapping):
-        names = _list(attributes.get("name", []), f"{what}.name")
-        kinds = _list(attributes.get("value_type", []), f"{what}.value_type")
+        names = list_field(attributes.get("name", []), f"{what}.name")
+        kinds = list_field(attributes.get("value_type", []), f"{what}.value_type")
         if len(names) != len(kinds):
             raise ValueError(f"{what} has {len(names)} names but {len(kinds)} value types")
         pairs = list(zip(names, kinds))
     else:
         pairs = []
-        for n, attribute in enumerate(_list(attributes, what)):
+        for n, attribute in enumerate(list_field(attributes, what)):
             if not isinstance(attribute, Mapping):
                 raise TypeError(f"{what}[{n}] must be a JSON object")
             pairs.append((attribute.get("name"), attribute.get("value_type")))
@@ -194,15 +188,17 @@ def _dialogue_from_hf(raw: Mapping[str, Any]) -> Dialogue:
         friends = []
         for n, row in enumerate(kb):
             what = f"scenario_kbs[{a}][{n}]"
-            row = _list(row, what)
+            row = list_field(row, what)
             if len(row) != 2:
                 raise ValueError(f"{what} must be [attribute names, values], got {len(row)} items")
             friends.append(_friend(row[0], row[1], types, what))
         parties.append(Party(kb=tuple(friends)))
     events = _get(raw, "events", "events")
-    actions = _list(_get(events, "actions", "events.actions"), "events.actions")
-    agents = _list(_get(events, "agents", "events.agents"), "events.agents")
-    messages = _list(_get(events, "data_messages", "events.data_messages"), "events.data_messages")
+    actions = list_field(_get(events, "actions", "events.actions"), "events.actions")
+    agents = list_field(_get(events, "agents", "events.agents"), "events.agents")
+    messages = list_field(
+        _get(events, "data_messages", "events.data_messages"), "events.data_messages"
+    )
     selects = _select_rows(_get(events, "data_selects", "events.data_selects"))
     for name, column in (
         ("agents", agents),
@@ -240,8 +236,10 @@ def _select_rows(selects: Any) -> list[tuple[Any, Any]]:
     """``(attribute names, values)`` per event, from the export's columns
     ``{attributes: [...], values: [...]}`` or from a list of ``{attributes, values}``."""
     if isinstance(selects, Mapping):
-        names = _list(_get(selects, "attributes", "events.data_selects.attributes"), "attributes")
-        values = _list(_get(selects, "values", "events.data_selects.values"), "values")
+        names = list_field(
+            _get(selects, "attributes", "events.data_selects.attributes"), "attributes"
+        )
+        values = list_field(_get(selects, "values", "events.data_selects.values"), "values")
         if len(names) != len(values):
             raise ValueError(
                 f"events.data_selects has {len(names)} attribute lists but "
@@ -249,7 +247,7 @@ def _select_rows(selects: Any) -> list[tuple[Any, Any]]:
             )
         return list(zip(names, values))
     rows = []
-    for i, row in enumerate(_list(selects, "events.data_selects")):
+    for i, row in enumerate(list_field(selects, "events.data_selects")):
         where = f"events.data_selects[{i}]"
         rows.append(
             (_get(row, "attributes", f"{where}.attributes"), _get(row, "values", f"{where}.values"))
@@ -272,7 +270,7 @@ def _dialogue_from_cocoa(raw: Mapping[str, Any]) -> Dialogue:
             friends.append(_friend(list(row), list(row.values()), types, what))
         parties.append(Party(kb=tuple(friends)))
     turns = []
-    for i, event in enumerate(_list(_get(raw, "events", "events"), "events")):
+    for i, event in enumerate(list_field(_get(raw, "events", "events"), "events")):
         action = _get(event, "action", f"events[{i}].action")
         agent = agent_index(_get(event, "agent", f"events[{i}].agent"), f"events[{i}].agent")
         data = event.get("data")
