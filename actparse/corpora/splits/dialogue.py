@@ -151,15 +151,16 @@ class SplitDialogueParser:
 
     def parse_message(
         self, text: str, writer: int, totals: Sequence[int], state: DealState
-    ) -> SplitParse:
-        """The split parse of a message in its context: an item list with no person is
-        about the side the talk was about, unless the other reading restates one side of
-        the deal on the table ("3 fire, 0 water, 2 food" confirms the reader's offer),
-        and it does not just move a count of the table ("one hat")."""
+    ) -> tuple[SplitParse, frozenset[str]]:
+        """The split parse of a message in its context, and its rule tags: an item list
+        with no person is about the side the talk was about, unless the other reading
+        restates one side of the deal on the table ("3 fire, 0 water, 2 food" confirms
+        the reader's offer), and it does not just move a count of the table ("one hat")."""
         default_side = SELF if state.topic in (None, writer) else OTHER
         parsed = parse_split(
             text, self.lexicon, totals, default_side=default_side, context_item=state.item
         )
+        tags = self.tags(parsed.tokens)  # both readings have the same tokens
         # A part of an item that moves a count of the table (adjusts-counts) would
         # restate the table whichever side it is read for: keep the default reading
         # ("2 hats and a ball for me?" - "one hat": the reader gets one).
@@ -171,7 +172,7 @@ class SplitDialogueParser:
             parsed.elliptic
             and state.running is not None
             and not moves_a_count
-            and "disagree" not in self.tags(parsed.tokens)
+            and "disagree" not in tags
         ):
             flipped = parse_split(
                 text,
@@ -187,7 +188,7 @@ class SplitDialogueParser:
                 != (self.split_of(parsed, writer, totals, state))
             ):
                 parsed = flipped
-        return parsed
+        return parsed, tags
 
     def split_of(
         self, parsed: SplitParse, writer: int, totals: Sequence[int], state: DealState
@@ -205,13 +206,12 @@ class SplitDialogueParser:
     def message_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act:
         """The act of a message; updates the state with the split it proposes."""
         writer = turn.agent
-        parsed = self.parse_message(turn.text, writer, totals, state)
+        parsed, tags = self.parse_message(turn.text, writer, totals, state)
         split = self.split_of(parsed, writer, totals, state)
         if split is None and parsed.refers_back is not None:
             # "i agree to your initial offer", "let's go with my original deal"
             whose = parsed.refers_back
             split = state.first_offer(None if whose == EITHER else writer ^ whose)
-        tags = self.tags(parsed.tokens)
         if split is None and "need" in tags and self.lexicon.words["self"] & set(parsed.tokens):
             # "i need three items to make this work" - "how about the book and 2 hats?":
             # a list that answers a need with no terms is for the writer of the need
