@@ -19,6 +19,8 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
+from actparse.io.messages import os_reason
+
 __all__ = ["Destination", "OutputError"]
 
 
@@ -84,6 +86,10 @@ class Destination:
     def write_path(self) -> Path:
         """The file to open for writing: the temporary, or the FIFO or device itself."""
         return self.temporary or self.target
+
+    def failed(self, err: OSError) -> OutputError:
+        """The error to raise for a write to this output that failed, naming it."""
+        return OutputError(f"{self.path}: cannot write ({os_reason(err)})")
 
     def commit(self) -> None:
         """Put the complete output in place (a regular file keeps its permission bits)."""

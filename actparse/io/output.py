@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import IO, Any
 
 from actparse.io.destination import Destination, OutputError
-from actparse.io.messages import os_reason
 from actparse.io.parquet import ParquetSink, is_parquet, parquet_schema
 from actparse.io.records import open_text
 
@@ -83,7 +82,7 @@ class open_output:
                 self._fh = open(where, mode, encoding="utf-8")
         except OSError as err:
             self.destination.discard()
-            raise OutputError(f"{self.path}: cannot write ({os_reason(err)})") from None
+            raise self.destination.failed(err) from None
         return self
 
     def write(self, text: str) -> None:
@@ -94,7 +93,7 @@ class open_output:
         except BrokenPipeError:
             raise
         except OSError as err:
-            raise OutputError(f"{self.path}: cannot write ({os_reason(err)})") from None
+            raise self.destination.failed(err) from None
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         assert self._fh is not None
@@ -105,12 +104,12 @@ class open_output:
                 raise
             except OSError as err:
                 if exc_type is None:  # else the error already on its way is the one to tell
-                    raise OutputError(f"{self.path}: cannot write ({os_reason(err)})") from None
+                    raise self.destination.failed(err) from None
             if exc_type is None:
                 try:
                     self.destination.commit()
                 except OSError as err:
-                    raise OutputError(f"{self.path}: cannot write ({os_reason(err)})") from None
+                    raise self.destination.failed(err) from None
         except BaseException:
             self.destination.discard()
             raise

@@ -13,8 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from actparse.io.destination import Destination, OutputError
-from actparse.io.messages import os_reason
+from actparse.io.destination import Destination
 from actparse.io.records import InputError, format_of_record
 
 __all__ = ["ParquetSink", "is_parquet", "iter_parquet_rows", "parquet_schema"]
@@ -162,7 +161,7 @@ class ParquetSink:
                 self.writer = self.pa.parquet.ParquetWriter(self.tmp, self.schema)
             self.writer.write_table(table)
         except OSError as err:
-            raise OutputError(f"{self.path}: cannot write ({os_reason(err)})") from None
+            raise self.destination.failed(err) from None
         self.written += len(self.rows)
         self.rows = []
 
