@@ -115,8 +115,11 @@ def _batch_size(batch: Any) -> int:
     sizes: dict[str, int] = {}
     for name, values in batch.items():
         if not isinstance(values, Sequence) or isinstance(values, str | bytes):
+            # What Dataset.map passes without batched=True: one record, not columns.
             raise InputError(
-                f"label_batch: column {name!r} must be a list of values, got {json_kind(values)}"
+                f"label_batch: column {name!r} must be a list of values, got "
+                f"{json_kind(values)}: a record, not a batch of columns? Use "
+                "Dataset.map(actparse.label_batch, batched=True), or label_record for one"
             )
         sizes[name] = len(values)
     if len(set(sizes.values())) > 1:
@@ -164,9 +167,22 @@ def evaluate_path(
         raise InputError(f"{path}: no dialogues")
     name = first.corpus if corpus == "auto" else corpus
     spec = registry.get(name)
+    if name != first.corpus:
+        # Another corpus' evaluator would fail deep inside on fields it does not know.
+        raise InputError(
+            f"{path}: the records are {registry.get(first.corpus).title} (format "
+            f"{first.format}), not {spec.title}; 'auto' tells the corpus from the records"
+        )
     evaluator: registry.Evaluator = registry.resolve(spec.evaluator)
     parser = (parsers or {}).get(name) or parser_for(name)
-    return evaluator(_chain(first, records), parser)
+    report = evaluator(_chain(first, records), parser)
+    if report.scored_items() == 0:
+        n = int(report.summary().get("dialogues", 0))
+        raise InputError(
+            f"{path}: nothing to score: none of its {n} dialogue{'' if n == 1 else 's'} "
+            f"has the reference {report.headline} compares with; 'actparse label' labels them"
+        )
+    return report
 
 
 def _chain(first: Record, rest: Iterator[Record]) -> Iterator[Record]:

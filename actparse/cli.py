@@ -27,7 +27,9 @@ from rich.text import Text
 
 from actparse import __version__, registry
 from actparse.api import evaluate_path, label_records
+from actparse.engine.acts import load_act_space
 from actparse.engine.rulefiles import RuleError
+from actparse.engine.tags import load_rules
 from actparse.io.batch import WorkerDied, label_path, usable_cpus
 from actparse.io.destination import Destination
 from actparse.io.messages import describe
@@ -39,7 +41,6 @@ from actparse.render import print_dialogue, print_report
 app = typer.Typer(
     help="Rule-based dialogue acts for negotiation dialogues (Cocoa-compatible Craigslist acts).",
     no_args_is_help=True,
-    add_completion=False,
     rich_markup_mode="markdown",
     pretty_exceptions_show_locals=False,  # a bug's traceback must not print the records
 )
@@ -90,6 +91,25 @@ LexiconOpt = Annotated[
 ]
 
 
+RulesOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--rules",
+        help="Tag-rule YAML to use instead of the input corpus' shipped one "
+        "(rules/<corpus>/tags.yaml, or MutualFriends' rules file).",
+        dir_okay=False,
+    ),
+]
+ActsOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--acts",
+        help="Coarse act space YAML to use instead of the shipped rules/acts.yaml.",
+        dir_okay=False,
+    ),
+]
+
+
 class Prices(StrEnum):
     cocoa = "cocoa"
     extended = "extended"
@@ -111,18 +131,56 @@ class OnError(StrEnum):
     keep = "keep"
 
 
-def _price_overrides(lexicon: Path | None, prices: Prices) -> dict[str, Parser]:
-    """The Craigslist parser the price options ask for, when they ask for another one."""
-    if lexicon is None and prices == Prices.cocoa:
+def _overrides(
+    input: Path | None,
+    fmt: str,
+    *,
+    lexicon: Path | None = None,
+    prices: Prices = Prices.cocoa,
+    rules: Path | None = None,
+    acts: Path | None = None,
+    corpus: str = "auto",
+) -> dict[str, Parser]:
+    """The parser the options ask for instead of the shipped one, by corpus: the price
+    options for Craigslist, ``--rules`` and ``--acts`` for the input's corpus."""
+    if lexicon is None and prices == Prices.cocoa and rules is None and acts is None:
         return {}
-    # Imported here: only these options need the Craigslist modules up front.
+    # Imported here: only these options need a corpus' modules up front.
     from actparse.corpora.craigslist.lexicon import load_lexicon
     from actparse.corpora.craigslist.parser import CORPUS, CraigslistParser
 
-    parser = CraigslistParser(
-        lexicon=load_lexicon(lexicon) if lexicon else None, prices=prices.value
-    )
-    return {CORPUS: parser}
+    options: dict[str, Any] = {}
+    if rules is not None:
+        options["rules"] = load_rules(rules)
+    if acts is not None:
+        options["act_space"] = load_act_space(acts)
+    name = _corpus_of(input, fmt, corpus) if options else None
+    out: dict[str, Parser] = {}
+    if lexicon is not None or prices != Prices.cocoa or name == CORPUS:
+        loaded = load_lexicon(lexicon) if lexicon else None
+        mine = options if name == CORPUS else {}
+        out[CORPUS] = CraigslistParser(lexicon=loaded, prices=prices.value, **mine)
+    if name is not None and name != CORPUS:
+        build = registry.resolve(registry.get(name).parser)
+        try:
+            out[name] = build(**options)
+        except TypeError:  # a plug-in's parser that takes no options
+            raise InputError(f"the {name} parser takes no --rules or --acts") from None
+    return out
+
+
+def _corpus_of(input: Path | None, fmt: str, corpus: str = "auto") -> str:
+    """The corpus ``--rules`` and ``--acts`` are for: named, or told from the input."""
+    if corpus != "auto":
+        return corpus
+    if fmt != "auto":
+        return registry.corpus_of_format(fmt).name
+    if input is None:
+        return registry.DEFAULT_CORPUS  # the bundled sample
+    if not input.is_file():  # standard input or a pipe cannot be read twice
+        raise InputError(f"{input}: --rules and --acts need --format when INPUT is no file")
+    first = next(read_records(input), None)
+    return first.corpus if first is not None else registry.DEFAULT_CORPUS
 
 
 def _say(message: str) -> None:
@@ -248,6 +306,8 @@ def label(
     fmt: FormatOpt = AUTO_FORMAT,
     lexicon: LexiconOpt = None,
     prices: PricesOpt = Prices.cocoa,
+    rules: RulesOpt = None,
+    acts: ActsOpt = None,
     jobs: Annotated[
         int,
         typer.Option(
@@ -284,7 +344,9 @@ def label(
     to_file = not to_stdout(output)
     with _run():
         try:
-            overrides = _price_overrides(lexicon, prices)
+            overrides = _overrides(
+                input, fmt.value, lexicon=lexicon, prices=prices, rules=rules, acts=acts
+            )
             if input is None:
                 _show_sample(overrides)
                 return
@@ -307,10 +369,10 @@ def label(
         except _RUN_ERRORS as exc:
             _fail(exc)
     where = output if to_file else "stdout"
-    _say(
-        f"labelled {_count(summary.records, 'dialogue')} to {where} "
-        f"({summary.skipped} skipped by Cocoa's length rule)"
-    )
+    # Only Craigslist dialogues are ever skipped (Cocoa's rule): other corpora's runs
+    # say nothing of it.
+    skipped = f" ({summary.skipped} skipped by Cocoa's length rule)" if summary.skipped else ""
+    _say(f"labelled {_count(summary.records, 'dialogue')} to {where}{skipped}")
     if summary.errors:
         _say(
             f"{summary.errors} of {summary.records} records could not be labelled; "
@@ -392,6 +454,8 @@ def eval_command(
     fmt: FormatOpt = AUTO_FORMAT,
     lexicon: LexiconOpt = None,
     prices: PricesOpt = Prices.cocoa,
+    rules: RulesOpt = None,
+    acts: ActsOpt = None,
 ) -> None:
     """Compare our acts with the reference annotations in INPUT.
 
@@ -410,7 +474,15 @@ def eval_command(
                 input,
                 corpus=corpus.value,
                 fmt=fmt.value,
-                parsers=_price_overrides(lexicon, prices),
+                parsers=_overrides(
+                    input,
+                    fmt.value,
+                    lexicon=lexicon,
+                    prices=prices,
+                    rules=rules,
+                    acts=acts,
+                    corpus=corpus.value,
+                ),
             )
             if as_json:
                 typer.echo(json.dumps(report.to_json(), sort_keys=True))
@@ -496,5 +568,6 @@ def train_prices(
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point (``python -m actparse`` too: the completion scripts
+    typer writes name the program, so it is ``actparse`` either way)."""
+    app(prog_name="actparse")

@@ -123,6 +123,11 @@ class Report(ABC):
         a corpus adds."""
         return self.summary()
 
+    def scored_items(self) -> int | None:
+        """How many things the headline figure counts (``None``: the report does not
+        say). Zero means the input had nothing to score: the figure would be a guess."""
+        return None
+
     def headline_value(self) -> float:
         """The value of the headline figure."""
         return float(self.summary()[self.headline])

@@ -141,6 +141,10 @@ class CraigslistReport(Report):
             ),
         }
 
+    def scored_items(self) -> int:
+        """The messages of the dialogues the reference parsed."""
+        return len(self._turns(messages_only=True))
+
     def confusion(self) -> dict[str, Counter[str]]:
         """For each reference intent of a message, the count of each of our intents."""
         table: dict[str, Counter[str]] = {}

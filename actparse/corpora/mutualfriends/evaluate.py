@@ -164,6 +164,10 @@ class MutualFriendsReport(Report):
             name = where or dialogue.id or "<no id>"
             self.missed.append(_SelectionMiss(name, int(reward), (a, b), dialogue))
 
+    def scored_items(self) -> int:
+        """The dialogues with a recorded reward."""
+        return self.scored
+
     def misses(self, n: int | None = None) -> list[Miss]:
         """The dialogues whose final selections disagree with the outcome, in input order
         (the first ``n``, or all): each final selection with what the reward implies."""

@@ -179,6 +179,10 @@ class SplitReport(Report):
         )
         return Miss(where, summary, (turn,), render_dialogue(dialogue, acts, self.agents))
 
+    def scored_items(self) -> int:
+        """The dialogues that ended in an agreed split."""
+        return self.agreed
+
     @staticmethod
     def _share(part: int, whole: int) -> float:
         return part / whole if whole else 0.0

@@ -1,0 +1,193 @@
+"""The command line as people expect one: an error for nothing to score or the wrong
+corpus, summaries that speak of the corpus at hand, shell completion, the Python
+options (--rules, --acts), and --jobs under a CPU mask."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+import actparse
+from actparse.cli import app
+from actparse.engine.rulefiles import shipped
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+
+def _hf_records(fixtures: Path) -> list[dict[str, Any]]:
+    lines = (fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def _write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def _one_line_error(result: Any) -> str:
+    """The error a run ended with: exit status 1, one line, no traceback."""
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    return str(lines[0])
+
+
+# --- eval ---------------------------------------------------------------------------
+
+
+def test_eval_with_nothing_to_score_is_an_error(fixtures: Path, tmp_path: Path) -> None:
+    # As in the test split: every reference intent empty, so the reference skipped them.
+    records = _hf_records(fixtures)[:4]
+    for r in records:
+        n = len(r["dialogue_acts"]["intent"])
+        r["dialogue_acts"] = {"intent": [""] * n, "price": [-1.0] * n}
+    path = _write_jsonl(tmp_path / "unscored.jsonl", records)
+    for extra in ([], ["--json"]):
+        error = _one_line_error(runner.invoke(app, ["eval", str(path), *extra]))
+        assert "nothing to score: none of its 4 dialogues" in error
+        assert "message_joint_agreement" in error
+
+
+@pytest.mark.corpus
+def test_eval_of_the_test_split_is_an_error(data_dir: Path) -> None:
+    result = runner.invoke(app, ["eval", str(data_dir / "craigslist" / "test.jsonl")])
+    assert "nothing to score" in _one_line_error(result)
+    assert "100" not in result.stdout
+
+
+def test_eval_of_other_corpora_with_nothing_to_score(fixtures: Path, tmp_path: Path) -> None:
+    # Deal or No Deal dialogues that ended without agreement: no final split to compare.
+    lines = (fixtures / "dealornodeal_val_20.txt").read_text().splitlines()
+    disagreed = [line for line in lines if "<disagree>" in line or "<no_agreement>" in line]
+    assert disagreed
+    path = tmp_path / "disagreed.txt"
+    path.write_text("\n".join(disagreed) + "\n")
+    assert "final_split_accuracy" in _one_line_error(runner.invoke(app, ["eval", str(path)]))
+
+
+def test_a_wrong_corpus_is_a_one_line_error(fixtures: Path) -> None:
+    source = str(fixtures / "craigslist_validation_20.jsonl")
+    for corpus in ("casino", "dealornodeal", "mutualfriends"):
+        error = _one_line_error(runner.invoke(app, ["eval", source, "--corpus", corpus]))
+        assert "the records are CraigslistBargains (format hf)" in error
+
+
+# --- label --------------------------------------------------------------------------
+
+
+def test_the_summary_speaks_of_the_corpus_at_hand(fixtures: Path, tmp_path: Path) -> None:
+    casino = runner.invoke(
+        app, ["label", str(fixtures / "casino_20.json"), "-o", str(tmp_path / "c.jsonl")]
+    )
+    assert casino.exit_code == 0, casino.output
+    assert "labelled 20 dialogues" in casino.stderr and "Cocoa" not in casino.stderr
+    craigslist = runner.invoke(
+        app,
+        ["label", str(fixtures / "craigslist_validation_20.jsonl"), "-o", str(tmp_path / "x")],
+    )
+    assert "skipped by Cocoa's length rule" in craigslist.stderr  # the fixture has short ones
+
+
+def test_label_batch_without_batched_says_so(fixtures: Path) -> None:
+    datasets = pytest.importorskip("datasets")
+    records = _hf_records(fixtures)[:2]
+    with pytest.raises(actparse.InputError, match=r"batched=True"):
+        datasets.Dataset.from_list(records).map(actparse.label_batch)
+    with pytest.raises(actparse.InputError, match=r"batched=True"):
+        actparse.label_batch(records[0])
+
+
+def _label(args: list[str]) -> list[dict[str, Any]]:
+    result = runner.invoke(app, ["label", *args])
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_rules_option_replaces_the_corpus_rules(fixtures: Path, tmp_path: Path) -> None:
+    rules = yaml.safe_load(shipped("craigslist", "tags.yaml").read_text(encoding="utf-8"))
+    rules["rules"] = [r for r in rules["rules"] if r["tag"] != "question"]
+    path = tmp_path / "no-questions.yaml"
+    path.write_text(yaml.safe_dump(rules))
+    source = str(fixtures / "craigslist_validation_20.jsonl")
+    shipped_intents = [i for r in _label([source]) for i in r["dialogue_acts"]["intent"]]
+    mine = [i for r in _label([source, "--rules", str(path)]) for i in r["dialogue_acts"]["intent"]]
+    assert "inquiry" in shipped_intents and "inquiry" not in mine
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("rules: [")
+    failed = runner.invoke(app, ["eval", source, "--rules", str(broken)])
+    assert failed.exit_code == 1 and "Traceback" not in failed.output
+    assert failed.stderr.startswith(f"error: {broken}:1: not valid YAML")
+
+
+def test_acts_option_replaces_the_act_space(fixtures: Path, tmp_path: Path) -> None:
+    space = yaml.safe_load(shipped("acts.yaml").read_text(encoding="utf-8"))
+    for act in space["acts"]:
+        if act["name"] == "greet":
+            act["name"] = "salute"
+    path = tmp_path / "acts.yaml"
+    path.write_text(yaml.safe_dump(space))
+    source = str(fixtures / "casino_20.json")
+    coarse = {a.get("coarse") for r in _label([source, "--acts", str(path)]) for a in r["acts"]}
+    assert "salute" in coarse and "greet" not in coarse
+
+
+def test_rules_on_standard_input_need_a_format(tmp_path: Path) -> None:
+    rules = str(shipped("craigslist", "tags.yaml"))
+    error = _one_line_error(runner.invoke(app, ["label", "-", "--rules", rules], input=""))
+    assert "--format" in error
+
+
+# --- the shell ----------------------------------------------------------------------
+
+
+def test_shell_completion_is_offered() -> None:
+    assert "--install-completion" in runner.invoke(app, ["--help"]).output
+    script = subprocess.run(
+        [sys.executable, "-m", "actparse", "--show-completion", "bash"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    ).stdout
+    assert "_ACTPARSE_COMPLETE=complete_bash" in script and script.rstrip().endswith("actparse")
+    completed = subprocess.run(
+        [sys.executable, "-m", "actparse"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "_ACTPARSE_COMPLETE": "complete_bash",
+            "COMP_WORDS": "actparse label --for",
+            "COMP_CWORD": "2",
+        },
+    )
+    assert completed.stdout.split() == ["--format"]
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU masks here")
+def test_jobs_default_follows_the_cpu_mask() -> None:
+    code = (
+        "import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+        "import inspect, actparse.cli as cli; "
+        "print(inspect.signature(cli.label).parameters['jobs'].default)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert result.stdout.strip() == "1"
