@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, get_type_hints
 
 from actparse.registry import DEFAULT_CORPUS
 
@@ -207,3 +207,39 @@ class Act(NamedTuple):
         if self.entities:
             out["entities"] = [e.to_dict() for e in self.entities]
         return out
+
+
+def _readable(cls: type, fields: Mapping[str, str]) -> None:
+    """Words for ``help()`` of a named tuple: pydoc shows each field as "Alias for field
+    number N", and the signature with ``ForwardRef(...)`` (annotations are postponed)."""
+    hints = get_type_hints(cls)
+    cls.__annotations__ = hints
+    cls.__new__.__annotations__ = hints
+    for name, doc in fields.items():
+        getattr(cls, name).__doc__ = doc
+
+
+_readable(
+    PriceMention,
+    {
+        "surface": "The price as written in the message (``$1.5k``).",
+        "value": "The number it stands for (1500.0).",
+        "token": "The index of its (first) token.",
+        "type": "listing_price, my_price, partner_price or price (new), from the reader's side.",
+    },
+)
+_readable(
+    Act,
+    {
+        "turn": "The index of the turn in its dialogue.",
+        "agent": "Who wrote the turn (0 or 1).",
+        "intent": "The corpus' native intent; None when the turn gets no act.",
+        "price": "The price the writer proposed (Craigslist), if any.",
+        "tags": "The message tags the intent was decided on.",
+        "mentions": "The prices found in the message (PriceMention), with their types.",
+        "note": "Why a turn has no act (a skipped dialogue, an unknown action), if so.",
+        "coarse": "The act in the shared coarse act space (rules/acts.yaml).",
+        "split": "The item split proposed or submitted (Deal or No Deal, CaSiNo): ItemSplit.",
+        "entities": "Knowledge-base values mentioned or selected (MutualFriends): EntityMention.",
+    },
+)
