@@ -234,6 +234,23 @@ def test_own_rules_and_lexicon_are_saved_with_the_pipeline(tmp_path: Path) -> No
     assert again("is $300 ok?")._.tags == nlp("is $300 ok?")._.tags
 
 
+def test_a_lexicon_given_at_initialize_is_saved_with_the_pipeline(tmp_path: Path) -> None:
+    from actparse.corpora.craigslist.lexicon import PriceLexicon
+
+    lexicon = tmp_path / "lexicon.json"
+    # No word context at all: only "$" marks a price.
+    PriceLexicon(left=frozenset({"nothing"}), right=frozenset({"nothing"})).save(lexicon)
+    text = "i can do 900 . or $850"
+    nlp = blank_pipeline()
+    assert [m.value for m in nlp(text)._.prices] == [900.0, 850.0]
+    nlp.config["initialize"]["components"]["actparse_price_linker"] = {"lexicon_path": str(lexicon)}
+    nlp.initialize()
+    assert [m.value for m in nlp(text)._.prices] == [850.0]
+    nlp.to_disk(tmp_path / "nlp")
+    lexicon.unlink()
+    assert [m.value for m in spacy.load(tmp_path / "nlp")(text)._.prices] == [850.0]
+
+
 # --- values survive processes and DocBin ----------------------------------------------
 
 
