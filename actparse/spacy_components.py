@@ -25,7 +25,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
+import numpy
 import spacy
+from spacy.attrs import NORM
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import registry as spacy_registry
@@ -95,10 +97,11 @@ class CocoaTokenizer:
             at = end
         _gap(text[at:], words, norms)
         doc, norms = _doc(self.vocab, words, norms)
-        # Always set: the language's norm exceptions would otherwise apply ("--" -> "-").
-        for t, norm in zip(doc, norms):
-            t.norm_ = norm
-        return doc
+        # Every token's, as one array: the language's norm exceptions would otherwise
+        # apply ("--" -> "-"), and one array is far cheaper than a Token per word.
+        strings = self.vocab.strings
+        ids: Any = numpy.asarray([strings.add(n) for n in norms], dtype="uint64")
+        return doc.from_array([NORM], ids.reshape(-1, 1)) if norms else doc
 
     def pipe(self, texts: Iterable[str], batch_size: int = 1000) -> Iterable[Doc]:
         """Tokenize each text."""
@@ -165,9 +168,10 @@ def create_cocoa_tokenizer() -> Callable[[Language], CocoaTokenizer]:
     return make
 
 
-def _price_spans(doc: Doc, mentions: Iterable[PriceMention]) -> list[Span]:
-    """Spans of ``doc`` over the Cocoa tokens of each mention, whatever its tokenizer."""
-    _tokens, offsets = cocoa_tokens(doc.text)
+def _price_spans(doc: Doc, mentions: Iterable[PriceMention], text: str) -> list[Span]:
+    """Spans of ``doc`` (whose text is ``text``) over the Cocoa tokens of each mention,
+    whatever its tokenizer."""
+    _tokens, offsets = cocoa_tokens(text)
     spans: list[Span] = []
     for m in mentions:
         # An extended price ("two hundred dollars") runs over several tokens.
@@ -206,8 +210,10 @@ class PriceLinker:
     def __call__(self, doc: Doc) -> Doc:
         listing = doc._.listing
         context = ListingContext(listing) if listing is not None else None
-        tokens, _offsets = cocoa_tokens(doc.text)
-        doc.spans[PRICES] = _price_spans(doc, find_prices(tokens, self.lexicon, context))
+        text = doc.text  # spaCy joins the tokens' text on every access
+        tokens, _offsets = cocoa_tokens(text)
+        found = find_prices(tokens, self.lexicon, context)
+        doc.spans[PRICES] = _price_spans(doc, found, text) if found else []
         return doc
 
     def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
@@ -252,9 +258,10 @@ class Tagger:
             self._set_rules(Path(rules_path).read_text(encoding="utf-8"), load_rules(rules_path))
 
     def __call__(self, doc: Doc) -> Doc:
-        tokens, _offsets = cocoa_tokens(doc.text)
+        text = doc.text  # spaCy joins the tokens' text on every access
+        tokens, _offsets = cocoa_tokens(text)
         # Text rules (vague-price is case-sensitive) read the message as written.
-        tags = [tag for tag in RULE_TAGS if self.rules.has(tag, tokens, doc.text)]
+        tags = [tag for tag in RULE_TAGS if self.rules.has(tag, tokens, text)]
         types = {s.label_ for s in doc.spans[PRICES]} if PRICES in doc.spans else set()
         if types:
             tags.extend(t for t in PRICE_TYPES if t in types)
@@ -369,4 +376,4 @@ def _set_act(doc: Doc, act: Act) -> None:
     doc._.coarse = act.coarse
     doc._.act = act.to_dict()
     doc._.tags = act.tags
-    doc.spans[PRICES] = _price_spans(doc, act.mentions)
+    doc.spans[PRICES] = _price_spans(doc, act.mentions, doc.text)

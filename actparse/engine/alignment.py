@@ -15,13 +15,17 @@ from collections.abc import Sequence
 __all__ = ["token_spans"]
 
 _SLASHES = frozenset("\\>/")
+_SLASHES_TO_SPACE = str.maketrans({c: " " for c in _SLASHES})
 _QUOTE_TOKENS = ("``", "''")
 
 
-def _normalized_with_origins(text: str) -> tuple[str, list[int], list[int]]:
+def _normalized_with_origins(text: str) -> tuple[str, Sequence[int], Sequence[int]]:
     """Cocoa's normalization of ``text`` (see ``tokenizer._normalize``) and, for each of
     its characters, the start and end in ``text`` of the characters it came from."""
     lowered = text.lower()
+    if ".." not in lowered and len(lowered) == len(text):
+        # Most messages: one character for one, so the origins are the positions.
+        return lowered.translate(_SLASHES_TO_SPACE), range(len(text)), range(1, len(text) + 1)
     if len(lowered) == len(text):
         chars = list(lowered)
         starts = list(range(len(text)))
