@@ -15,7 +15,6 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import StrEnum
 from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -27,14 +26,25 @@ from rich.text import Text
 
 from actparse import __version__, registry
 from actparse.api import evaluate_path, label_records
-from actparse.engine.acts import load_act_space
+from actparse.cli_options import (
+    AUTO_CORPUS,
+    AUTO_FORMAT,
+    ActsOpt,
+    CorpusName,
+    FormatOpt,
+    LexiconOpt,
+    OnError,
+    Prices,
+    PricesOpt,
+    RulesOpt,
+)
 from actparse.engine.rulefiles import RuleError
-from actparse.engine.tags import load_rules
 from actparse.io.batch import WorkerDied, label_path, usable_cpus
 from actparse.io.destination import Destination
 from actparse.io.messages import describe
 from actparse.io.output import count_records, to_stdout
 from actparse.io.records import InputError, read_records
+from actparse.options import option_parsers
 from actparse.registry import Parser
 from actparse.render import print_dialogue, print_report
 
@@ -66,121 +76,6 @@ def _main_options(
     ] = False,
 ) -> None:
     """Rule-based dialogue acts for negotiation dialogues (Cocoa-compatible Craigslist acts)."""
-
-
-#: ``--format`` and ``--corpus`` choices, from the registry.
-Format = StrEnum("Format", {n: n for n in ("auto", *registry.format_names())})  # type: ignore[misc]
-CorpusName = StrEnum("CorpusName", {n: n for n in ("auto", *registry.names())})  # type: ignore[misc]
-
-AUTO_FORMAT = Format("auto")
-AUTO_CORPUS = CorpusName("auto")
-
-_FORMAT_HELP = (
-    "Input format: "
-    + ", ".join(f"'{name}' ({spec.help})" for name, spec in registry.formats().items())
-    + ", or 'auto' to tell them apart from the first record."
-)
-FormatOpt = Annotated[Format, typer.Option("--format", "-f", help=_FORMAT_HELP)]
-LexiconOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--lexicon",
-        help="Price lexicon JSON to use instead of the shipped one (Cocoa's own): "
-        "actparse's layout, or Cocoa's 'left'/'right' counts as they are.",
-    ),
-]
-
-
-RulesOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--rules",
-        help="Tag-rule YAML to use instead of the input corpus' shipped one "
-        "(rules/<corpus>/tags.yaml, or MutualFriends' rules file).",
-        dir_okay=False,
-    ),
-]
-ActsOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--acts",
-        help="Coarse act space YAML to use instead of the shipped rules/acts.yaml.",
-        dir_okay=False,
-    ),
-]
-
-
-class Prices(StrEnum):
-    cocoa = "cocoa"
-    extended = "extended"
-
-
-PricesOpt = Annotated[
-    Prices,
-    typer.Option(
-        "--prices",
-        help="Craigslist price mode: 'cocoa' finds prices as Cocoa did (reproduces the "
-        'reference acts); \'extended\' also finds "two hundred dollars", "150 bucks", '
-        '"2k", "1.5 grand", "1200 usd".',
-    ),
-]
-
-
-class OnError(StrEnum):
-    stop = "stop"
-    keep = "keep"
-
-
-def _overrides(
-    input: Path | None,
-    fmt: str,
-    *,
-    lexicon: Path | None = None,
-    prices: Prices = Prices.cocoa,
-    rules: Path | None = None,
-    acts: Path | None = None,
-    corpus: str = "auto",
-) -> dict[str, Parser]:
-    """The parser the options ask for instead of the shipped one, by corpus: the price
-    options for Craigslist, ``--rules`` and ``--acts`` for the input's corpus."""
-    if lexicon is None and prices == Prices.cocoa and rules is None and acts is None:
-        return {}
-    # Imported here: only these options need a corpus' modules up front.
-    from actparse.corpora.craigslist.lexicon import load_lexicon
-    from actparse.corpora.craigslist.parser import CORPUS, CraigslistParser
-
-    options: dict[str, Any] = {}
-    if rules is not None:
-        options["rules"] = load_rules(rules)
-    if acts is not None:
-        options["act_space"] = load_act_space(acts)
-    name = _corpus_of(input, fmt, corpus) if options else None
-    out: dict[str, Parser] = {}
-    if lexicon is not None or prices != Prices.cocoa or name == CORPUS:
-        loaded = load_lexicon(lexicon) if lexicon else None
-        mine = options if name == CORPUS else {}
-        out[CORPUS] = CraigslistParser(lexicon=loaded, prices=prices.value, **mine)
-    if name is not None and name != CORPUS:
-        build = registry.resolve(registry.get(name).parser)
-        try:
-            out[name] = build(**options)
-        except TypeError:  # a plug-in's parser that takes no options
-            raise InputError(f"the {name} parser takes no --rules or --acts") from None
-    return out
-
-
-def _corpus_of(input: Path | None, fmt: str, corpus: str = "auto") -> str:
-    """The corpus ``--rules`` and ``--acts`` are for: named, or told from the input."""
-    if corpus != "auto":
-        return corpus
-    if fmt != "auto":
-        return registry.corpus_of_format(fmt).name
-    if input is None:
-        return registry.DEFAULT_CORPUS  # the bundled sample
-    if not input.is_file():  # standard input or a pipe cannot be read twice
-        raise InputError(f"{input}: --rules and --acts need --format when INPUT is no file")
-    first = next(read_records(input), None)
-    return first.corpus if first is not None else registry.DEFAULT_CORPUS
 
 
 def _say(message: str) -> None:
@@ -344,7 +239,7 @@ def label(
     to_file = not to_stdout(output)
     with _run():
         try:
-            overrides = _overrides(
+            overrides = option_parsers(
                 input, fmt.value, lexicon=lexicon, prices=prices, rules=rules, acts=acts
             )
             if input is None:
@@ -474,7 +369,7 @@ def eval_command(
                 input,
                 corpus=corpus.value,
                 fmt=fmt.value,
-                parsers=_overrides(
+                parsers=option_parsers(
                     input,
                     fmt.value,
                     lexicon=lexicon,

@@ -36,7 +36,13 @@ from spacy.vocab import Vocab
 from actparse import registry
 from actparse.corpora.craigslist.lexicon import PriceLexicon, load_lexicon
 from actparse.corpora.craigslist.linking import ListingContext, find_prices
-from actparse.corpora.craigslist.parser import PRICE_TYPES, RULE_TAGS, TAG_RULES, load_tag_rules
+from actparse.corpora.craigslist.parser import (
+    CORPUS,
+    PRICE_TYPES,
+    RULE_TAGS,
+    TAG_RULES,
+    load_tag_rules,
+)
 from actparse.engine.alignment import token_spans
 from actparse.engine.rulefiles import shipped
 from actparse.engine.tags import RuleSet, load_rules
@@ -323,7 +329,7 @@ def parse_docs(
     nlp: Language | None = None,
     *,
     agents: Sequence[int] | None = None,
-    corpus: str = "craigslist",
+    corpus: str = CORPUS,
     parties: tuple[Party, Party] | None = None,
     parser: registry.Parser | None = None,
 ) -> list[Doc]:

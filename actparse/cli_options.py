@@ -1,0 +1,91 @@
+"""The options the commands of :mod:`actparse.cli` share: ``--format``, ``--corpus``,
+``--lexicon``, ``--prices``, ``--rules``, ``--acts`` and ``--on-error``, each declared
+once. The choices of ``--format`` and ``--corpus`` come from the registry, plug-ins
+included.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from actparse import registry
+
+__all__ = [
+    "AUTO_CORPUS",
+    "AUTO_FORMAT",
+    "ActsOpt",
+    "CorpusName",
+    "Format",
+    "FormatOpt",
+    "LexiconOpt",
+    "OnError",
+    "Prices",
+    "PricesOpt",
+    "RulesOpt",
+]
+
+#: ``--format`` and ``--corpus`` choices, from the registry.
+Format = StrEnum("Format", {n: n for n in ("auto", *registry.format_names())})  # type: ignore[misc]
+CorpusName = StrEnum("CorpusName", {n: n for n in ("auto", *registry.names())})  # type: ignore[misc]
+
+AUTO_FORMAT = Format("auto")
+AUTO_CORPUS = CorpusName("auto")
+
+_FORMAT_HELP = (
+    "Input format: "
+    + ", ".join(f"'{name}' ({spec.help})" for name, spec in registry.formats().items())
+    + ", or 'auto' to tell them apart from the first record."
+)
+FormatOpt = Annotated[Format, typer.Option("--format", "-f", help=_FORMAT_HELP)]
+LexiconOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--lexicon",
+        help="Price lexicon JSON to use instead of the shipped one (Cocoa's own): "
+        "actparse's layout, or Cocoa's 'left'/'right' counts as they are.",
+    ),
+]
+
+
+RulesOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--rules",
+        help="Tag-rule YAML to use instead of the input corpus' shipped one "
+        "(rules/<corpus>/tags.yaml, or MutualFriends' rules file).",
+        dir_okay=False,
+    ),
+]
+ActsOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--acts",
+        help="Coarse act space YAML to use instead of the shipped rules/acts.yaml.",
+        dir_okay=False,
+    ),
+]
+
+
+class Prices(StrEnum):
+    cocoa = "cocoa"
+    extended = "extended"
+
+
+PricesOpt = Annotated[
+    Prices,
+    typer.Option(
+        "--prices",
+        help="Craigslist price mode: 'cocoa' finds prices as Cocoa did (reproduces the "
+        'reference acts); \'extended\' also finds "two hundred dollars", "150 bucks", '
+        '"2k", "1.5 grand", "1200 usd".',
+    ),
+]
+
+
+class OnError(StrEnum):
+    stop = "stop"
+    keep = "keep"

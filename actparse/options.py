@@ -1,0 +1,72 @@
+"""Parsers built from a user's options, for the command line and any other caller:
+another price lexicon or price mode (Craigslist), another tag-rule file or act space
+(the input's corpus). Each corpus' modules are imported only when an option needs them.
+"""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import Any
+
+from actparse import registry
+from actparse.engine.acts import load_act_space
+from actparse.engine.tags import load_rules
+from actparse.io.records import InputError, read_records
+from actparse.registry import Parser
+
+__all__ = ["corpus_of", "option_parsers"]
+
+
+def option_parsers(
+    input: Path | None,
+    fmt: str = "auto",
+    *,
+    lexicon: Path | None = None,
+    prices: str = "cocoa",
+    rules: Path | None = None,
+    acts: Path | None = None,
+    corpus: str = "auto",
+) -> dict[str, Parser]:
+    """The parsers the options ask for instead of the shipped ones, by corpus: the price
+    options for Craigslist, ``rules`` and ``acts`` for the corpus of ``input`` (told by
+    :func:`corpus_of`). Empty when every option is the default."""
+    if lexicon is None and prices == "cocoa" and rules is None and acts is None:
+        return {}
+    from actparse.corpora.craigslist.lexicon import load_lexicon
+    from actparse.corpora.craigslist.parser import CORPUS, CraigslistParser
+
+    options: dict[str, Any] = {}
+    if rules is not None:
+        options["rules"] = load_rules(rules)
+    if acts is not None:
+        options["act_space"] = load_act_space(acts)
+    name = corpus_of(input, fmt, corpus) if options else None
+    out: dict[str, Parser] = {}
+    if lexicon is not None or prices != "cocoa" or name == CORPUS:
+        loaded = load_lexicon(lexicon) if lexicon else None
+        mine = options if name == CORPUS else {}
+        out[CORPUS] = CraigslistParser(lexicon=loaded, prices=prices, **mine)
+    if name is not None and name != CORPUS:
+        build = registry.resolve(registry.get(name).parser)
+        # A plug-in's parser may take neither option.
+        missing = set(options) - set(inspect.signature(build).parameters)
+        if missing:
+            raise InputError(f"the {name} parser takes no {' or '.join(sorted(missing))}")
+        out[name] = build(**options)
+    return out
+
+
+def corpus_of(input: Path | None, fmt: str = "auto", corpus: str = "auto") -> str:
+    """The corpus options are for: ``corpus``, else the corpus of ``fmt``, else that of
+    the first record of ``input`` (a file: standard input cannot be read twice)."""
+    if corpus != "auto":
+        return corpus
+    if fmt != "auto":
+        return registry.corpus_of_format(fmt).name
+    if input is None:
+        return registry.DEFAULT_CORPUS  # the bundled sample
+    if not input.is_file():
+        raise InputError(f"{input}: --rules and --acts need --format when INPUT is no file")
+    first = next(read_records(input), None)
+    return first.corpus if first is not None else registry.DEFAULT_CORPUS
