@@ -129,6 +129,10 @@ class Corpus:
     headline: str
     #: The folder of the corpus' rule files under ``rules/`` (``""``: none).
     rules: str = ""
+    #: For a corpus that lists a dialogue once from each side, one view right after the
+    #: other: ``Dialogue -> key``, the same key for both views of one dialogue. Per-turn
+    #: tables keep a dialogue's first view only (``None``: each record is a dialogue).
+    view_key: Loadable | None = None
 
 
 def resolve(target: Loadable) -> Any:
@@ -232,6 +236,7 @@ BUILTIN: tuple[Corpus, ...] = (
         evaluator=f"{_DOND}:evaluate_dealornodeal",
         headline="final_split_accuracy",
         rules="dealornodeal",
+        view_key=f"{_DOND}:dialogue_key",
     ),
     Corpus(
         name="casino",

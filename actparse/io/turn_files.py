@@ -1,0 +1,131 @@
+"""The per-turn table in files: Parquet, CSV or JSON lines, written as rows come.
+
+No pandas: Parquet is written with pyarrow in batches of
+:data:`~actparse.io.parquet.BATCH_ROWS` rows under the table's fixed schema, CSV with
+the ``csv`` module (a header row; a nested value as JSON text; a null as an empty
+field), JSON lines with ``json``. Each is written under a temporary name and renamed
+when complete (see :class:`~actparse.io.destination.Destination`), so only a batch of
+rows is ever held. :func:`read_turn_table` reads any of them back as the rows
+:func:`~actparse.io.turns.iter_turn_rows` made.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import itertools
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from actparse.io.destination import Destination
+from actparse.io.output import open_output, to_stdout
+from actparse.io.parquet import BATCH_ROWS, is_parquet, require_pyarrow
+from actparse.io.records import open_text
+from actparse.io.turns import COLUMNS, Row, column_names
+
+__all__ = ["arrow_schema", "is_csv", "read_turn_table", "write_turn_table"]
+
+
+def is_csv(path: str | Path) -> bool:
+    """Whether a path names a CSV file (``.csv``, or ``.csv.gz`` compressed)."""
+    return str(path).endswith((".csv", ".csv.gz"))
+
+
+def arrow_schema() -> Any:
+    """The table's Arrow schema (needs pyarrow)."""
+    pa = require_pyarrow()
+    return pa.schema([pa.field(c.name, c.kind.arrow(pa)) for c in COLUMNS])
+
+
+def write_turn_table(
+    rows: Iterable[Row], output: str | Path | None, *, inputs: Iterable[str | Path] = ()
+) -> int:
+    """Write rows to ``output`` by its name: ``.parquet``, ``.csv`` (``.csv.gz``), else
+    JSON lines (``.gz`` compressed; ``None`` or ``"-"``: standard output). Returns the
+    number of rows written. ``inputs`` are refused as the output (see
+    :class:`~actparse.io.destination.Destination`)."""
+    if to_stdout(output):
+        import sys
+
+        return _write_lines(rows, sys.stdout)
+    assert output is not None
+    if is_parquet(output):
+        return _write_parquet(rows, output, inputs)
+    with open_output(output, inputs=inputs) as sink:
+        if is_csv(output):
+            return _write_csv(rows, sink)
+        return _write_lines(rows, sink)
+
+
+def _write_lines(rows: Iterable[Row], sink: Any) -> int:
+    written = 0
+    for row in rows:
+        sink.write(json.dumps(row, ensure_ascii=False))
+        sink.write("\n")
+        written += 1
+    return written
+
+
+def _write_csv(rows: Iterable[Row], sink: Any) -> int:
+    writer = csv.writer(sink)
+    writer.writerow(column_names())
+    written = 0
+    for row in rows:
+        writer.writerow([c.kind.to_csv(row[c.name]) for c in COLUMNS])
+        written += 1
+    return written
+
+
+def _write_parquet(rows: Iterable[Row], output: str | Path, inputs: Iterable[str | Path]) -> int:
+    pa = require_pyarrow()
+    schema = arrow_schema()
+    destination = Destination(output, inputs, seekable=True)
+    written = 0
+    try:
+        try:
+            writer = pa.parquet.ParquetWriter(destination.write_path, schema)
+        except OSError as err:
+            raise destination.failed(err) from None
+        try:
+            iter_rows = iter(rows)
+            batches = iter(lambda: list(itertools.islice(iter_rows, BATCH_ROWS)), [])
+            for batch in batches:
+                try:
+                    writer.write_table(pa.Table.from_pylist(batch, schema=schema))
+                except OSError as err:
+                    raise destination.failed(err) from None
+                written += len(batch)
+        finally:
+            writer.close()
+        destination.commit()
+    except BaseException:
+        destination.discard()
+        raise
+    return written
+
+
+def read_turn_table(path: str | Path) -> Iterator[Row]:
+    """The rows of a table written by :func:`write_turn_table`, typed as they were made
+    (a CSV field decoded by its column's kind)."""
+    if is_parquet(path):
+        pa = require_pyarrow()
+        for batch in pa.parquet.ParquetFile(path).iter_batches(batch_size=BATCH_ROWS):
+            yield from batch.to_pylist()
+        return
+    if is_csv(path):
+        # newline="": a message's own line breaks ("\r" too) are inside quoted fields.
+        opener = gzip.open if str(path).endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8", newline="") as fh:
+            reader = csv.reader(fh)
+            header = next(reader, None)
+            if header is not None and tuple(header) != column_names():
+                raise ValueError(f"{path}: not a per-turn table (header {header})")
+            for fields in reader:
+                yield {c.name: c.kind.from_csv(f) for c, f in zip(COLUMNS, fields)}
+        return
+    with open_text(path) as fh:
+        for line in fh:
+            if line.strip():
+                yield json.loads(line)
