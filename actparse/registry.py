@@ -111,6 +111,9 @@ class Format:
     #: The one field the writer replaces, when it replaces only one: batch labelling then
     #: splices the new value into the input line and keeps every other character.
     acts_field: str | None = None
+    #: For a format whose writer leaves the coarse act out: a writer that adds it beside
+    #: each native intent and changes nothing else (``actparse label --coarse``).
+    coarse_writer: Loadable | None = None
 
 
 @dataclass(frozen=True)
@@ -204,6 +207,7 @@ BUILTIN: tuple[Corpus, ...] = (
                 reader=f"{_CL}.hf:dialogue_from_hf",
                 writer=f"{_CL}.hf:write_hf",
                 acts_field="dialogue_acts",
+                coarse_writer=f"{_CL}.hf:write_hf_coarse",
             ),
             Format(
                 name="cocoa",
@@ -211,6 +215,7 @@ BUILTIN: tuple[Corpus, ...] = (
                 detect=_is_craigslist_cocoa,
                 reader=f"{_CL}.cocoa:dialogue_from_cocoa",
                 writer=f"{_CL}.cocoa:write_cocoa",
+                coarse_writer=f"{_CL}.cocoa:write_cocoa_coarse",
             ),
         ),
         parser=f"{_CL}.parser:default_parser",
@@ -415,6 +420,8 @@ class Handlers(NamedTuple):
     reader: Reader
     writer: Writer
     acts_field: str | None
+    #: The writer with the coarse acts (the plain writer where that has them already).
+    coarse_writer: Writer
 
 
 @functools.cache
@@ -423,7 +430,9 @@ def handlers(fmt: str) -> Handlers:
     per-record work)."""
     spec = format_spec(fmt)
     corpus = _formats()[fmt][1].name
-    return Handlers(corpus, resolve(spec.reader), resolve(spec.writer), spec.acts_field)
+    writer = resolve(spec.writer)
+    coarse = writer if spec.coarse_writer is None else resolve(spec.coarse_writer)
+    return Handlers(corpus, resolve(spec.reader), writer, spec.acts_field, coarse)
 
 
 @functools.cache

@@ -47,7 +47,7 @@ from actparse.io.records import InputError, Record, parse_json_line
 from actparse.io.sources import open_source
 from actparse.io.spans import json_object_spans
 from actparse.io.writers import write_record
-from actparse.models import SKIPPED, UNKNOWN_ACTION, Act
+from actparse.models import SKIPPED, UNKNOWN_ACTION, Act, Dialogue
 
 __all__ = [
     "Item",
@@ -182,7 +182,7 @@ def _label(item: Item, on_error: str, clock: deadline.Clock) -> Outcome:
             raw = record.raw
             dialogue = record.dialogue()
             acts = _parser_for(record.corpus).parse(dialogue)
-            out = write_record(record.raw, record.format, dialogue, acts)
+            out = _write(record, dialogue, acts)
             outcome = _outcome(field, span, out, acts)
         finally:
             clock.stop()
@@ -198,8 +198,10 @@ def _label(item: Item, on_error: str, clock: deadline.Clock) -> Outcome:
         return Outcome(_encode(kept), error=message)
 
 
-# Per-process parser overrides (e.g. another price lexicon), set before labelling.
+# Per-process parser overrides (e.g. another price lexicon), set before labelling, and
+# whether writers add the coarse acts where their format leaves them out.
 _parsers: dict[str, registry.Parser] = {}
+_coarse = [False]
 
 
 def usable_cpus() -> int:
@@ -211,12 +213,13 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def _init_worker(overrides: Mapping[str, registry.Parser]) -> None:
+def _init_worker(overrides: Mapping[str, registry.Parser], coarse: bool = False) -> None:
     _parsers.clear()
     _parsers.update(overrides)
+    _coarse[0] = coarse
 
 
-def _init_pool_worker(overrides: Mapping[str, registry.Parser]) -> None:
+def _init_pool_worker(overrides: Mapping[str, registry.Parser], coarse: bool = False) -> None:
     """A worker process: its parsers, and the signals of a plain process.
 
     A worker is forked from a parent that may have turned SIGTERM and SIGHUP into an
@@ -231,7 +234,7 @@ def _init_pool_worker(overrides: Mapping[str, registry.Parser]) -> None:
         if sig is not None and callable(signal.getsignal(sig)):
             signal.signal(sig, signal.SIG_DFL)
     _end_with_parent()
-    _init_worker(overrides)
+    _init_worker(overrides, coarse)
 
 
 #: Linux's prctl option that sends a signal to a process when its parent ends.
@@ -295,12 +298,16 @@ def _label_batch(batch: list[Item], on_error: str) -> list[Outcome]:
                 finally:
                     clock.stop()
                 return [
-                    _outcome(field, span, write_record(record.raw, record.format, d, a), a)
+                    _outcome(field, span, _write(record, d, a), a)
                     for (record, field, span), d, a in zip(read, dialogues, acts)
                 ]
             except (Exception, deadline.RecordTimeout):
                 pass
         return [_label(item, on_error, clock) for item in batch]
+
+
+def _write(record: Record, dialogue: Dialogue, acts: list[Act]) -> dict[str, Any]:
+    return write_record(record.raw, record.format, dialogue, acts, coarse=_coarse[0])
 
 
 def label_items(
@@ -309,11 +316,13 @@ def label_items(
     jobs: int = 1,
     on_error: str = "stop",
     overrides: Mapping[str, registry.Parser] | None = None,
+    coarse: bool = False,
 ) -> Generator[Outcome, None, None]:
-    """Label items in input order, in this process or in ``jobs`` worker processes."""
+    """Label items in input order, in this process or in ``jobs`` worker processes
+    (``coarse``: see :func:`~actparse.io.writers.write_record`)."""
     if on_error not in ("stop", "keep"):
         raise ValueError(f"on_error must be 'stop' or 'keep', got {on_error!r}")
-    _init_worker(overrides or {})
+    _init_worker(overrides or {}, coarse)
     for parser in (overrides or {}).values():
         # What a parser loads on first use (quantulum3: seconds) is loaded now, once for
         # every worker, rather than inside the deadline of the first record that needs it.
@@ -329,7 +338,7 @@ def label_items(
     # fork keeps the already loaded rules and lexicons: workers need no warm-up.
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     release_freed_memory = _release_freed_memory()
-    pool = context.Pool(jobs, initializer=_init_pool_worker, initargs=(overrides or {},))
+    pool = context.Pool(jobs, initializer=_init_pool_worker, initargs=(overrides or {}, coarse))
     # The pool replaces a worker that died, but the task it held is lost and its result
     # never comes: the workers started here are watched while the parent waits.
     workers = list(getattr(pool, "_pool", ()))
@@ -449,10 +458,13 @@ def label_path(
     on_error: str = "stop",
     overrides: Mapping[str, registry.Parser] | None = None,
     progress: Callable[[], object] | None = None,
+    coarse: bool = False,
 ) -> Summary:
     """Label every record of ``path`` into ``output`` (JSON lines, ``.gz``, or
     ``.parquet``; ``None`` or ``"-"``: standard output), one output record per input
-    record, in input order; ``progress`` is called once per record written.
+    record, in input order; ``progress`` is called once per record written. ``coarse``
+    adds the coarse acts beside the native intents where a format's output leaves them
+    out (Craigslist); the output's schema is then inferred, not the input's.
 
     A file is written under a temporary name and renamed when complete, so a failed run
     leaves nothing that looks whole.
@@ -460,9 +472,11 @@ def label_path(
     summary = Summary()
     items = iter_items(path, fmt)
     with (
-        open_sink(output, path, keep_errors=on_error == "keep") as sink,
+        open_sink(output, path, keep_errors=on_error == "keep", keep_schema=not coarse) as sink,
         # closing: an error or a signal while writing ends the worker processes at once
-        closing(label_items(items, jobs=jobs, on_error=on_error, overrides=overrides)) as outcomes,
+        closing(
+            label_items(items, jobs=jobs, on_error=on_error, overrides=overrides, coarse=coarse)
+        ) as outcomes,
     ):
         for outcome in outcomes:
             sink.write(outcome.line)

@@ -15,17 +15,18 @@ import csv
 import gzip
 import itertools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from actparse import registry
 from actparse.io.destination import Destination
 from actparse.io.output import open_output, to_stdout
 from actparse.io.parquet import BATCH_ROWS, is_parquet, require_pyarrow
 from actparse.io.records import open_text
-from actparse.io.turns import COLUMNS, Row, column_names
+from actparse.io.turns import COLUMNS, Row, column_names, iter_turn_rows
 
-__all__ = ["arrow_schema", "is_csv", "read_turn_table", "write_turn_table"]
+__all__ = ["arrow_schema", "is_csv", "label_table", "read_turn_table", "write_turn_table"]
 
 
 def is_csv(path: str | Path) -> bool:
@@ -129,3 +130,27 @@ def read_turn_table(path: str | Path) -> Iterator[Row]:
         for line in fh:
             if line.strip():
                 yield json.loads(line)
+
+
+def label_table(
+    path: str | Path,
+    output: str | Path | None,
+    *,
+    fmt: str = "auto",
+    overrides: Mapping[str, registry.Parser] | None = None,
+) -> tuple[int, int]:
+    """Write the per-turn table of ``path`` to ``output`` (see :func:`write_turn_table`),
+    streamed; returns the rows and the dialogues written."""
+    dialogues = [0]
+    last: list[str | None] = [None]
+
+    def counted(rows: Iterable[Row]) -> Iterator[Row]:
+        for row in rows:
+            if row["dialogue_id"] != last[0]:
+                last[0] = row["dialogue_id"]
+                dialogues[0] += 1
+            yield row
+
+    rows = iter_turn_rows(path, fmt=fmt, parsers=overrides)
+    written = write_turn_table(counted(rows), output, inputs=[path])
+    return written, dialogues[0]

@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from actparse import registry
+from actparse.io.messages import json_kind
 from actparse.io.parquet import is_parquet, iter_parquet_rows
 from actparse.io.records import InputError, Record, read_records
-from actparse.io.messages import json_kind
 from actparse.models import Act, Dialogue, Turn
 
 __all__ = [
