@@ -16,10 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from actparse.api import (
     evaluate_path,
+    iter_turn_rows,
     label_batch,
     label_file,
     label_record,
     parse_dialogue,
+    to_frame,
+    turn_features,
+    turns_batch,
 )
 from actparse.engine.rulefiles import RuleError
 from actparse.engine.tags import load_rules
@@ -68,6 +72,7 @@ __all__ = [
     "Turn",
     "__version__",
     "evaluate_path",
+    "iter_turn_rows",
     "label_batch",
     "label_file",
     "label_record",
@@ -76,6 +81,9 @@ __all__ = [
     "parse_dialogue",
     "read_records",
     "register",
+    "to_frame",
     "tokenize",
     "train_lexicon",
+    "turn_features",
+    "turns_batch",
 ]
