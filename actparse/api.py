@@ -208,9 +208,7 @@ def to_frame(
     for row in iter_turn_rows(source, corpus=corpus, fmt=fmt, parsers=parsers, after=after):
         for name, values in columns.items():
             values.append(row[name])
-    return pd.DataFrame(
-        {c.name: pd.Series(columns[c.name], dtype=c.kind.pandas) for c in COLUMNS}
-    )
+    return pd.DataFrame({c.name: pd.Series(columns[c.name], dtype=c.kind.pandas) for c in COLUMNS})
 
 
 def _pandas() -> Any:

@@ -226,9 +226,7 @@ def column_names() -> tuple[str, ...]:
     return tuple(c.name for c in COLUMNS)
 
 
-def rows_of_dialogue(
-    dialogue: Dialogue, acts: Iterable[Act], dialogue_id: str
-) -> Iterator[Row]:
+def rows_of_dialogue(dialogue: Dialogue, acts: Iterable[Act], dialogue_id: str) -> Iterator[Row]:
     """The rows of one dialogue, one per turn, given its acts."""
     for turn, act in zip(dialogue.turns, acts):
         here = TurnInContext(dialogue.corpus, dialogue_id, dialogue, turn, act)
@@ -308,8 +306,9 @@ def _as_record(item: Mapping[str, Any] | Record, fmt: str, source: str, line: in
     if isinstance(item, Record):
         return item
     if not isinstance(item, Mapping):
-        raise InputError(f"{source}:{line}: expected a record (an object of fields), got "
-                         f"{json_kind(item)}")
+        raise InputError(
+            f"{source}:{line}: expected a record (an object of fields), got {json_kind(item)}"
+        )
     raw = dict(item)
     found = registry.detect(raw) if fmt == "auto" else fmt
     if found is None:

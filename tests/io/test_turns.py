@@ -68,9 +68,7 @@ def test_each_column_holds_what_its_corpus_has(fixtures: Path) -> None:
     assert all(r["role"] is None and r["price"] is None for r in dond)
 
     friends = list(iter_turn_rows(fixtures / "mutualfriends_card_sample.jsonl"))
-    assert {"surface": "Molycorp", "value": "Molycorp", "type": "company"} in friends[1][
-        "entities"
-    ]
+    assert {"surface": "Molycorp", "value": "Molycorp", "type": "company"} in friends[1]["entities"]
 
 
 def test_deal_or_no_deal_dialogues_appear_once(fixtures: Path) -> None:

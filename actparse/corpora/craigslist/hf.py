@@ -149,9 +149,7 @@ def write_hf(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> di
     return out
 
 
-def write_hf_coarse(
-    raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]
-) -> dict[str, Any]:
+def write_hf_coarse(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> dict[str, Any]:
     """:func:`write_hf` with a ``coarse`` list in ``dialogue_acts`` beside ``intent``."""
     out = write_hf(raw, dialogue, acts)
     out["dialogue_acts"]["coarse"] = [a.coarse or "" for a in acts]
