@@ -54,6 +54,7 @@ __all__ = [
     "Outcome",
     "Summary",
     "WorkerDied",
+    "encode_line",
     "iter_items",
     "label_items",
     "label_path",
@@ -75,7 +76,7 @@ _encode_json = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _encode(value: Any) -> str:
+def encode_line(value: Any) -> str:
     """One output line. A lone surrogate (a ``"\\ud800"`` escape in the input) has no
     UTF-8 form, so it is written as the same JSON escape, which reads back as the same
     string; everything else is written as itself."""
@@ -163,7 +164,7 @@ def _outcome(
     # Only the acts field of such a line changes, so the rest of the line is kept as it
     # was: encoding the whole record again would cost more than deciding its acts.
     return Outcome(
-        _encode(out if span is None or field is None else out[field]),
+        encode_line(out if span is None or field is None else out[field]),
         skipped=bool(acts) and acts[0].note == SKIPPED,
         unknown_actions=sum(a.note == UNKNOWN_ACTION for a in acts),
         span=span,
@@ -195,7 +196,7 @@ def _label(item: Item, on_error: str, clock: deadline.Clock) -> Outcome:
             kept = {**raw, "actparse_error": message}
         else:
             kept = {"actparse_error": message, "actparse_input": item.text}
-        return Outcome(_encode(kept), error=message)
+        return Outcome(encode_line(kept), error=message)
 
 
 # Per-process parser overrides (e.g. another price lexicon), set before labelling, and

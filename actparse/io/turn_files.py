@@ -20,10 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from actparse import registry
+from actparse.io.batch import encode_line
 from actparse.io.destination import Destination
+from actparse.io.messages import describe
 from actparse.io.output import open_output, to_stdout
 from actparse.io.parquet import BATCH_ROWS, is_parquet, require_pyarrow
-from actparse.io.records import open_text
+from actparse.io.records import InputError, open_text
 from actparse.io.turns import COLUMNS, Row, column_names, iter_turn_rows
 
 __all__ = ["arrow_schema", "is_csv", "label_table", "read_turn_table", "write_turn_table"]
@@ -63,10 +65,19 @@ def write_turn_table(
 def _write_lines(rows: Iterable[Row], sink: Any) -> int:
     written = 0
     for row in rows:
-        sink.write(json.dumps(row, ensure_ascii=False))
+        # A lone surrogate is written as its JSON escape, which reads back the same.
+        sink.write(encode_line(row))
         sink.write("\n")
         written += 1
     return written
+
+
+def _unwritable(row: Row, what: str, err: Exception) -> InputError:
+    """The error for a row a format cannot hold, naming its dialogue and turn."""
+    return InputError(
+        f"dialogue {row['dialogue_id']}, turn {row['turn']}: cannot be written to {what}: "
+        f"{describe(err)}"
+    )
 
 
 def _write_csv(rows: Iterable[Row], sink: Any) -> int:
@@ -74,7 +85,12 @@ def _write_csv(rows: Iterable[Row], sink: Any) -> int:
     writer.writerow(column_names())
     written = 0
     for row in rows:
-        writer.writerow([c.kind.to_csv(row[c.name]) for c in COLUMNS])
+        fields = [c.kind.to_csv(row[c.name]) for c in COLUMNS]
+        try:
+            "".join(fields).encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise _unwritable(row, "CSV", err) from None
+        writer.writerow(fields)
         written += 1
     return written
 
@@ -94,7 +110,12 @@ def _write_parquet(rows: Iterable[Row], output: str | Path, inputs: Iterable[str
             batches = iter(lambda: list(itertools.islice(iter_rows, BATCH_ROWS)), [])
             for batch in batches:
                 try:
-                    writer.write_table(pa.Table.from_pylist(batch, schema=schema))
+                    table = pa.Table.from_pylist(batch, schema=schema)
+                except (ValueError, TypeError) as err:  # Arrow cannot hold a value
+                    row = _first_unwritable(pa, batch, schema)
+                    raise _unwritable(row, "Parquet", err) from None
+                try:
+                    writer.write_table(table)
                 except OSError as err:
                     raise destination.failed(err) from None
                 written += len(batch)
@@ -105,6 +126,15 @@ def _write_parquet(rows: Iterable[Row], output: str | Path, inputs: Iterable[str
         destination.discard()
         raise
     return written
+
+
+def _first_unwritable(pa: Any, batch: list[Row], schema: Any) -> Row:
+    for row in batch:
+        try:
+            pa.Table.from_pylist([row], schema=schema)
+        except (ValueError, TypeError):
+            return row
+    return batch[0]  # pragma: no cover - the batch failed, so one of its rows does
 
 
 def read_turn_table(path: str | Path) -> Iterator[Row]:

@@ -4,6 +4,7 @@ lines that read back as the rows :func:`iter_turn_rows` made."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -170,3 +171,44 @@ def test_cli_per_turn_bad_record_stops_and_leaves_no_file(tmp_path: Path) -> Non
     assert result.exit_code == 1
     assert "bad.jsonl:1: missing field" in result.output
     assert not out.exists() and not list(tmp_path.glob(".*.part"))
+
+
+def _with_lone_surrogate(fixtures: Path, tmp_path: Path) -> Path:
+    line = (fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()[0]
+    record = json.loads(line)
+    record["utterance"][1] = "good \ud800 day\x00"
+    source = tmp_path / "odd.jsonl"
+    source.write_text(json.dumps(record) + "\n")
+    return source
+
+
+def test_json_lines_keep_a_lone_surrogate(fixtures: Path, tmp_path: Path) -> None:
+    source = _with_lone_surrogate(fixtures, tmp_path)
+    out = tmp_path / "turns.jsonl"
+    assert runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out)]).exit_code == 0
+    assert list(read_turn_table(out)) == list(iter_turn_rows(source))
+
+
+@pytest.mark.parametrize("suffix,what", [(".csv", "CSV"), (".parquet", "Parquet")])
+def test_a_row_a_format_cannot_hold_is_named(
+    fixtures: Path, tmp_path: Path, suffix: str, what: str
+) -> None:
+    source = _with_lone_surrogate(fixtures, tmp_path)
+    out = tmp_path / f"turns{suffix}"
+    result = runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out)])
+    assert result.exit_code == 1
+    assert f"dialogue odd.jsonl:1, turn 1: cannot be written to {what}: contains" in (result.output)
+    assert not out.exists() and not list(tmp_path.glob(".*.part"))
+
+
+def test_a_parquet_input_gives_the_rows_of_its_json_lines(fixtures: Path, tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    source = fixtures / "craigslist_validation_20.jsonl"
+    as_parquet = tmp_path / "craigslist_validation_20.parquet"
+    assert runner.invoke(app, ["label", str(source), "-o", str(as_parquet)]).exit_code == 0
+    rows = list(iter_turn_rows(as_parquet))
+    expected = list(iter_turn_rows(source))
+    assert [r["dialogue_id"] for r in rows] == [
+        r["dialogue_id"].replace(".jsonl", ".parquet") for r in expected
+    ]
+    assert [{**r, "dialogue_id": ""} for r in rows] == [{**r, "dialogue_id": ""} for r in expected]
