@@ -36,6 +36,8 @@ __all__ = [
     "COLUMNS",
     "Column",
     "Kind",
+    "Row",
+    "Source",
     "TurnInContext",
     "column_names",
     "iter_turn_rows",
