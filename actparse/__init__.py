@@ -17,11 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 from actparse.api import (
     evaluate_path,
+    iter_turn_rows,
     label_batch,
     label_file,
     label_record,
     parse_dialogue,
     parser_for,
+    to_frame,
+    turn_features,
+    turns_batch,
 )
 from actparse.engine.acts import ActSpace, load_act_space
 from actparse.engine.rulefiles import RuleError
@@ -101,6 +105,7 @@ __all__ = [
     "__version__",
     "blank_pipeline",
     "evaluate_path",
+    "iter_turn_rows",
     "label_batch",
     "label_file",
     "label_record",
@@ -112,6 +117,9 @@ __all__ = [
     "parser_for",
     "read_records",
     "register",
+    "to_frame",
     "tokenize",
     "train_lexicon",
+    "turn_features",
+    "turns_batch",
 ]

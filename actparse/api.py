@@ -6,19 +6,24 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from actparse import registry
 from actparse.io.messages import json_kind
 from actparse.io.records import InputError, Record, format_of_record, read_records
+from actparse.io.turns import COLUMNS, Source, iter_turn_rows, rows_of_dialogue
 from actparse.io.writers import write_record
 from actparse.models import Act, Dialogue
 from actparse.registry import Parser
 from actparse.registry import shipped_parser as parser_for
 from actparse.reports import Report
 
+if TYPE_CHECKING:
+    import pandas
+
 __all__ = [
     "evaluate_path",
+    "iter_turn_rows",
     "label_batch",
     "label_file",
     "label_raw",
@@ -26,6 +31,9 @@ __all__ = [
     "label_records",
     "parse_dialogue",
     "parser_for",
+    "to_frame",
+    "turn_features",
+    "turns_batch",
 ]
 
 
@@ -94,7 +102,7 @@ def label_batch(
         fitting = ", ".join(n for n, f in registry.formats().items() if f.acts_field)
         raise InputError(
             f"label_batch labels columns of a format that keeps its acts in one column "
-            f"({fitting}), not {found}"
+            f"({fitting}), not {found}; turns_batch labels every format"
         )
     out: dict[str, list[Any]] = {}
     for record in records:
@@ -188,3 +196,76 @@ def evaluate_path(
 def _chain(first: Record, rest: Iterator[Record]) -> Iterator[Record]:
     yield first
     yield from rest
+
+
+def to_frame(
+    source: Source,
+    *,
+    corpus: str | None = None,
+    fmt: str = "auto",
+    parsers: Mapping[str, Parser] | None = None,
+    after: Mapping[str, Any] | Record | None = None,
+) -> pandas.DataFrame:
+    """The per-turn table of a file or of records as a pandas ``DataFrame``.
+
+    One row per turn and the same columns, with the same dtypes, for every corpus (a
+    column a corpus lacks is null): ``corpus``, ``dialogue_id`` (the corpus' own id, else
+    the file name and the record's position), ``turn``, ``agent``, ``role``, ``action``,
+    ``text``, ``intent`` (native), ``coarse``, ``price``, ``split`` (per item, what each
+    agent gets) and ``entities``; :data:`actparse.io.turns.COLUMNS` describes each. Each
+    dialogue appears once: a corpus that lists a dialogue once from each side (Deal or
+    No Deal) names a key both views share, and a record with the same key as the record
+    right before it is that dialogue's other view, left out. The arguments are those of
+    :func:`~actparse.io.turns.iter_turn_rows` (``after``: the record before the first,
+    for a partition of a larger input). Needs pandas (``pip install 'actparse[pandas]'``).
+    """
+    pd = _pandas()
+    columns: dict[str, list[Any]] = {c.name: [] for c in COLUMNS}
+    for row in iter_turn_rows(source, corpus=corpus, fmt=fmt, parsers=parsers, after=after):
+        for name, values in columns.items():
+            values.append(row[name])
+    return pd.DataFrame({c.name: pd.Series(columns[c.name], dtype=c.kind.pandas) for c in COLUMNS})
+
+
+def _pandas() -> Any:
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError("to_frame needs pandas: pip install 'actparse[pandas]'") from None
+    return pandas
+
+
+def turns_batch(
+    batch: Mapping[str, list[Any]],
+    indices: Sequence[int] | None = None,
+    parser: Parser | None = None,
+) -> dict[str, list[Any]]:
+    """Label a batch of columns of any corpus: ``Dataset.map(turns_batch, batched=True,
+    features=...)``, with :func:`turn_features` (plus the input's own) as the features.
+
+    Returns one column, ``turns``: for each input row, its per-turn rows (the columns of
+    :func:`to_frame`), so every input row is labelled, both views of a Deal or No Deal
+    dialogue included. Where a corpus has no dialogue id, it is the dataset's row number
+    when ``map`` is given ``with_indices=True``, else ``batch:N``.
+    """
+    size = _batch_size(batch)
+    turns: list[list[dict[str, Any]]] = []
+    for i in range(size):
+        record = _record({name: values[i] for name, values in batch.items()}, "<batch>", i + 1)
+        dialogue = record.dialogue()
+        acts = (parser or parser_for(dialogue.corpus)).parse(dialogue)
+        ident = dialogue.id
+        if ident is None:
+            ident = str(indices[i]) if indices is not None else f"batch:{i + 1}"
+        turns.append(list(rows_of_dialogue(dialogue, acts, str(ident))))
+    return {"turns": turns}
+
+
+def turn_features(base: Mapping[str, Any] | None = None, *, nested: bool = True) -> Any:
+    """The ``datasets.Features`` of :func:`turns_batch`'s output: ``base`` (the input
+    dataset's features, which ``map`` keeps) and the ``turns`` column; with
+    ``nested=False``, the features of one per-turn row. Needs datasets."""
+    import datasets
+
+    row = {c.name: c.kind.feature(datasets) for c in COLUMNS}
+    return datasets.Features({**(base or {}), "turns": [row]} if nested else row)

@@ -13,7 +13,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib.resources import as_file, files
 from pathlib import Path
@@ -21,7 +21,6 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
 from actparse import __version__, registry
@@ -44,9 +43,10 @@ from actparse.io.destination import Destination
 from actparse.io.messages import describe
 from actparse.io.output import count_records, to_stdout
 from actparse.io.records import InputError, read_records
+from actparse.io.turn_files import label_table
 from actparse.options import option_parsers
 from actparse.registry import Parser
-from actparse.render import print_dialogue, print_report
+from actparse.render import print_dialogue, print_report, progress_bar
 
 app = typer.Typer(
     help="Rule-based dialogue acts for negotiation dialogues (Cocoa-compatible Craigslist acts).",
@@ -224,6 +224,18 @@ def label(
             "'actparse_error' field, and a count is printed at the end.",
         ),
     ] = OnError.stop,
+    per_turn: Annotated[
+        bool,
+        typer.Option(
+            "--per-turn",
+            help="Write the per-turn table instead: one row per turn, the same columns for "
+            "every corpus, each dialogue once; '.parquet', '.csv' or JSON lines by -o's "
+            "name. Streamed in one process; a bad record stops the run.",
+        ),
+    ] = False,
+    coarse: Annotated[
+        bool, typer.Option("--coarse", help="Add coarse acts beside native intents (Craigslist).")
+    ] = False,
 ) -> None:
     """Label dialogues and write JSON lines, one output record per input record.
 
@@ -245,11 +257,15 @@ def label(
             if input is None:
                 _show_sample(overrides)
                 return
+            if per_turn:
+                rows, dialogues = label_table(input, output, fmt=fmt.value, overrides=overrides)
+                _say(f"wrote {_count(rows, 'turn')} of {_count(dialogues, 'dialogue')}")
+                return
             # The bar needs a terminal to show on, and stdout free (not the output).
             show_progress = to_file and err.is_terminal
             # Counting reads the input once more: only a regular file can be read twice.
             total = count_records(input) if show_progress and input.is_file() else None
-            with _progress(total, enabled=show_progress) as tick:
+            with progress_bar(total, err, enabled=show_progress) as tick:
                 summary = label_path(
                     input,
                     output,
@@ -258,6 +274,7 @@ def label(
                     on_error=on_error.value,
                     overrides=overrides,
                     progress=tick,
+                    coarse=coarse,
                 )
             if not to_file:
                 sys.stdout.flush()  # a closed pipe ends the run before the summary
@@ -279,23 +296,6 @@ def label(
             "HF export without acts); they got no act (intent '', price -1). Label Cocoa "
             "transcripts when offers and accepts matter."
         )
-
-
-@contextmanager
-def _progress(total: int | None, enabled: bool) -> Iterator[Callable[[], None]]:
-    if not enabled:
-        yield lambda: None
-        return
-    with Progress(
-        TextColumn("labelling"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-    ) as progress:
-        task = progress.add_task("label", total=total)
-        yield lambda: progress.advance(task)
 
 
 def _show_sample(overrides: dict[str, Parser]) -> None:

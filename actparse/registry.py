@@ -111,6 +111,9 @@ class Format:
     #: The one field the writer replaces, when it replaces only one: batch labelling then
     #: splices the new value into the input line and keeps every other character.
     acts_field: str | None = None
+    #: For a format whose writer leaves the coarse act out: a writer that adds it beside
+    #: each native intent and changes nothing else (``actparse label --coarse``).
+    coarse_writer: Loadable | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,10 @@ class Corpus:
     headline: str
     #: The folder of the corpus' rule files under ``rules/`` (``""``: none).
     rules: str = ""
+    #: For a corpus that lists a dialogue once from each side, one view right after the
+    #: other: ``Dialogue -> key``, the same key for both views of one dialogue. Per-turn
+    #: tables keep a dialogue's first view only (``None``: each record is a dialogue).
+    view_key: Loadable | None = None
 
 
 def resolve(target: Loadable) -> Any:
@@ -200,6 +207,7 @@ BUILTIN: tuple[Corpus, ...] = (
                 reader=f"{_CL}.hf:dialogue_from_hf",
                 writer=f"{_CL}.hf:write_hf",
                 acts_field="dialogue_acts",
+                coarse_writer=f"{_CL}.hf:write_hf_coarse",
             ),
             Format(
                 name="cocoa",
@@ -207,6 +215,7 @@ BUILTIN: tuple[Corpus, ...] = (
                 detect=_is_craigslist_cocoa,
                 reader=f"{_CL}.cocoa:dialogue_from_cocoa",
                 writer=f"{_CL}.cocoa:write_cocoa",
+                coarse_writer=f"{_CL}.cocoa:write_cocoa_coarse",
             ),
         ),
         parser=f"{_CL}.parser:default_parser",
@@ -232,6 +241,7 @@ BUILTIN: tuple[Corpus, ...] = (
         evaluator=f"{_DOND}:evaluate_dealornodeal",
         headline="final_split_accuracy",
         rules="dealornodeal",
+        view_key=f"{_DOND}:dialogue_key",
     ),
     Corpus(
         name="casino",
@@ -410,6 +420,8 @@ class Handlers(NamedTuple):
     reader: Reader
     writer: Writer
     acts_field: str | None
+    #: The writer with the coarse acts (the plain writer where that has them already).
+    coarse_writer: Writer
 
 
 @functools.cache
@@ -418,7 +430,9 @@ def handlers(fmt: str) -> Handlers:
     per-record work)."""
     spec = format_spec(fmt)
     corpus = _formats()[fmt][1].name
-    return Handlers(corpus, resolve(spec.reader), resolve(spec.writer), spec.acts_field)
+    writer = resolve(spec.writer)
+    coarse = writer if spec.coarse_writer is None else resolve(spec.coarse_writer)
+    return Handlers(corpus, resolve(spec.reader), writer, spec.acts_field, coarse)
 
 
 @functools.cache

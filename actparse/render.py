@@ -6,15 +6,17 @@ the worst dialogues, each disagreeing turn with the reference, ours and the reas
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
 from actparse.models import Act, Dialogue
 from actparse.reports import Miss, Report, Table
 
-__all__ = ["print_dialogue", "print_misses", "print_report", "print_table"]
+__all__ = ["print_dialogue", "print_misses", "print_report", "print_table", "progress_bar"]
 
 
 def print_table(table: Table, console: Console) -> None:
@@ -78,3 +80,24 @@ def print_dialogue(dialogue: Dialogue, acts: Sequence[Act], console: Console) ->
             str(turn.index), roles[turn.agent], text, act.intent or "", act.coarse or "", price
         )
     console.print(table)
+
+
+@contextmanager
+def progress_bar(
+    total: int | None, console: Console, *, enabled: bool
+) -> Iterator[Callable[[], None]]:
+    """A labelling progress bar on ``console``; yields the function that advances it
+    (a no-op when not ``enabled``)."""
+    if not enabled:
+        yield lambda: None
+        return
+    with Progress(
+        TextColumn("labelling"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("label", total=total)
+        yield lambda: progress.advance(task)

@@ -1,10 +1,10 @@
-"""The README's ecosystem sections run as written: every ``python`` block of a section
-in one namespace, in order, and every ``sh`` block in bash, in a scratch folder.
-
-A section listed in :data:`TESTED` must have code, and its code must run with no name
-it does not define. The shell blocks find ``dialogues.jsonl`` (Craigslist records,
-HuggingFace layout: the validation fixture) and ``actparse`` (this tree) in place.
-"""
+"""The README's examples run: every ```python block under the sections named in
+:data:`SECTIONS` (a ``###`` or ``##`` heading), the blocks of a section in order in one
+fresh namespace, in a scratch folder, with ``$ACTPARSE_DATA`` pointing at the shared
+corpora. A name a block uses without defining it fails here, as it would for a reader.
+The ```sh blocks of "The shell" run in bash, in a scratch folder holding the
+``dialogues.jsonl`` they name (the Craigslist validation fixture) and an ``actparse``
+command of this tree."""
 
 from __future__ import annotations
 
@@ -18,28 +18,62 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
-#: The README sections (``## heading``) whose code blocks the tests run.
-TESTED = ("spaCy", "The shell")
+#: The README sections whose examples are run, and what each needs installed.
+SECTIONS = {
+    "pandas": ("pandas",),
+    "datasets": ("datasets",),
+    "Dask": ("dask.dataframe", "distributed"),
+    "spaCy": ("spacy",),
+}
 
-_BLOCK = re.compile(r"^```(\w+)\n(.*?)^```", re.M | re.S)
+_HEADING = re.compile(r"^(#{2,3}) (.+?)\s*$")
+_BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
+_SH_BLOCK = re.compile(r"^```sh\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
-def _section(heading: str) -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    match = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", text, re.M | re.S)
-    assert match, f"README has no section '## {heading}'"
-    return match.group(1)
+def python_blocks(text: str, block: re.Pattern[str] = _BLOCK) -> dict[str, list[str]]:
+    """The ```python blocks (or those ``block`` finds) of each ``##``/``###`` section,
+    by heading."""
+    sections: dict[str, list[str]] = {}
+    current = ""
+    chunks: dict[str, list[str]] = {}
+    for line in text.splitlines(keepends=True):
+        heading = _HEADING.match(line)
+        if heading:
+            current = heading.group(2)
+            continue
+        chunks.setdefault(current, []).append(line)
+    for heading, lines in chunks.items():
+        sections[heading] = block.findall("".join(lines))
+    return sections
 
 
-def _blocks(heading: str, language: str) -> list[str]:
-    return [code for lang, code in _BLOCK.findall(_section(heading)) if lang == language]
+def test_each_section_has_examples() -> None:
+    blocks = python_blocks(README.read_text(encoding="utf-8"))
+    for section in SECTIONS:
+        assert blocks.get(section), f"README: no ```python example under '{section}'"
+
+
+@pytest.mark.parametrize("section", sorted(SECTIONS))
+def test_readme_examples_run(
+    section: str, data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for module in SECTIONS[section]:
+        pytest.importorskip(module, reason=f"the README's {section} examples need {module}")
+    monkeypatch.setenv("ACTPARSE_DATA", str(data_dir))
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf-cache"))
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {"__name__": f"readme_{section.lower()}"}
+    for number, code in enumerate(python_blocks(README.read_text(encoding="utf-8"))[section], 1):
+        exec(compile(code, f"README.md ({section}, example {number})", "exec"), namespace)
 
 
 @pytest.fixture
-def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A folder with the README's input file and an ``actparse`` command of this tree."""
+def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder with the shell section's input file and an ``actparse`` of this tree."""
     shutil.copy(FIXTURES / "craigslist_validation_20.jsonl", tmp_path / "dialogues.jsonl")
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -52,33 +86,13 @@ def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize("heading", TESTED)
-def test_each_tested_section_has_code(heading: str) -> None:
-    assert _blocks(heading, "python") or _blocks(heading, "sh")
-
-
-@pytest.mark.parametrize("heading", TESTED)
-def test_python_blocks_run(heading: str, scratch: Path) -> None:
-    namespace: dict[str, object] = {"__name__": "__readme__"}
-    for code in _blocks(heading, "python"):
-        exec(compile(code, f"README.md ## {heading}", "exec"), namespace)
-
-
-@pytest.mark.parametrize("heading", TESTED)
-def test_shell_blocks_run(heading: str, scratch: Path) -> None:
-    for code in _blocks(heading, "sh"):
-        result = subprocess.run(
-            ["bash", "-e", "-c", code], capture_output=True, text=True, cwd=scratch
-        )
-        assert result.returncode == 0, f"{code}\n{result.stderr}"
-
-
-def test_the_shell_section_does_what_it_says(scratch: Path) -> None:
-    (code,) = _blocks("The shell", "sh")
+def test_the_shell_section_runs_and_does_what_it_says(shell: Path) -> None:
+    (code,) = python_blocks(README.read_text(encoding="utf-8"), _SH_BLOCK)["The shell"]
     result = subprocess.run(["bash", "-e", "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, f"{code}\n{result.stderr}"
     assert result.stdout.startswith("actparse ")
     assert "'figure': 'message_joint_agreement'" in result.stdout
     assert "at or above the floor" in result.stdout
-    labelled = (scratch / "labelled.jsonl").read_text().splitlines()
+    labelled = (shell / "labelled.jsonl").read_text().splitlines()
     assert len(labelled) == 20
-    assert (scratch / "first.jsonl").read_text().splitlines() == labelled[:1]
+    assert (shell / "first.jsonl").read_text().splitlines() == labelled[:1]

@@ -47,13 +47,14 @@ from actparse.io.records import InputError, Record, parse_json_line
 from actparse.io.sources import open_source
 from actparse.io.spans import json_object_spans
 from actparse.io.writers import write_record
-from actparse.models import SKIPPED, UNKNOWN_ACTION, Act
+from actparse.models import SKIPPED, UNKNOWN_ACTION, Act, Dialogue
 
 __all__ = [
     "Item",
     "Outcome",
     "Summary",
     "WorkerDied",
+    "encode_line",
     "iter_items",
     "label_items",
     "label_path",
@@ -75,7 +76,7 @@ _encode_json = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _encode(value: Any) -> str:
+def encode_line(value: Any) -> str:
     """One output line. A lone surrogate (a ``"\\ud800"`` escape in the input) has no
     UTF-8 form, so it is written as the same JSON escape, which reads back as the same
     string; everything else is written as itself."""
@@ -163,7 +164,7 @@ def _outcome(
     # Only the acts field of such a line changes, so the rest of the line is kept as it
     # was: encoding the whole record again would cost more than deciding its acts.
     return Outcome(
-        _encode(out if span is None or field is None else out[field]),
+        encode_line(out if span is None or field is None else out[field]),
         skipped=bool(acts) and acts[0].note == SKIPPED,
         unknown_actions=sum(a.note == UNKNOWN_ACTION for a in acts),
         span=span,
@@ -182,7 +183,7 @@ def _label(item: Item, on_error: str, clock: deadline.Clock) -> Outcome:
             raw = record.raw
             dialogue = record.dialogue()
             acts = _parser_for(record.corpus).parse(dialogue)
-            out = write_record(record.raw, record.format, dialogue, acts)
+            out = _write(record, dialogue, acts)
             outcome = _outcome(field, span, out, acts)
         finally:
             clock.stop()
@@ -195,11 +196,13 @@ def _label(item: Item, on_error: str, clock: deadline.Clock) -> Outcome:
             kept = {**raw, "actparse_error": message}
         else:
             kept = {"actparse_error": message, "actparse_input": item.text}
-        return Outcome(_encode(kept), error=message)
+        return Outcome(encode_line(kept), error=message)
 
 
-# Per-process parser overrides (e.g. another price lexicon), set before labelling.
+# Per-process parser overrides (e.g. another price lexicon), set before labelling, and
+# whether writers add the coarse acts where their format leaves them out.
 _parsers: dict[str, registry.Parser] = {}
+_coarse = [False]
 
 
 def usable_cpus() -> int:
@@ -211,12 +214,13 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def _init_worker(overrides: Mapping[str, registry.Parser]) -> None:
+def _init_worker(overrides: Mapping[str, registry.Parser], coarse: bool = False) -> None:
     _parsers.clear()
     _parsers.update(overrides)
+    _coarse[0] = coarse
 
 
-def _init_pool_worker(overrides: Mapping[str, registry.Parser]) -> None:
+def _init_pool_worker(overrides: Mapping[str, registry.Parser], coarse: bool = False) -> None:
     """A worker process: its parsers, and the signals of a plain process.
 
     A worker is forked from a parent that may have turned SIGTERM and SIGHUP into an
@@ -231,7 +235,7 @@ def _init_pool_worker(overrides: Mapping[str, registry.Parser]) -> None:
         if sig is not None and callable(signal.getsignal(sig)):
             signal.signal(sig, signal.SIG_DFL)
     _end_with_parent()
-    _init_worker(overrides)
+    _init_worker(overrides, coarse)
 
 
 #: Linux's prctl option that sends a signal to a process when its parent ends.
@@ -295,12 +299,16 @@ def _label_batch(batch: list[Item], on_error: str) -> list[Outcome]:
                 finally:
                     clock.stop()
                 return [
-                    _outcome(field, span, write_record(record.raw, record.format, d, a), a)
+                    _outcome(field, span, _write(record, d, a), a)
                     for (record, field, span), d, a in zip(read, dialogues, acts)
                 ]
             except (Exception, deadline.RecordTimeout):
                 pass
         return [_label(item, on_error, clock) for item in batch]
+
+
+def _write(record: Record, dialogue: Dialogue, acts: list[Act]) -> dict[str, Any]:
+    return write_record(record.raw, record.format, dialogue, acts, coarse=_coarse[0])
 
 
 def label_items(
@@ -309,11 +317,13 @@ def label_items(
     jobs: int = 1,
     on_error: str = "stop",
     overrides: Mapping[str, registry.Parser] | None = None,
+    coarse: bool = False,
 ) -> Generator[Outcome, None, None]:
-    """Label items in input order, in this process or in ``jobs`` worker processes."""
+    """Label items in input order, in this process or in ``jobs`` worker processes
+    (``coarse``: see :func:`~actparse.io.writers.write_record`)."""
     if on_error not in ("stop", "keep"):
         raise ValueError(f"on_error must be 'stop' or 'keep', got {on_error!r}")
-    _init_worker(overrides or {})
+    _init_worker(overrides or {}, coarse)
     for parser in (overrides or {}).values():
         # What a parser loads on first use (quantulum3: seconds) is loaded now, once for
         # every worker, rather than inside the deadline of the first record that needs it.
@@ -329,7 +339,7 @@ def label_items(
     # fork keeps the already loaded rules and lexicons: workers need no warm-up.
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     release_freed_memory = _release_freed_memory()
-    pool = context.Pool(jobs, initializer=_init_pool_worker, initargs=(overrides or {},))
+    pool = context.Pool(jobs, initializer=_init_pool_worker, initargs=(overrides or {}, coarse))
     # The pool replaces a worker that died, but the task it held is lost and its result
     # never comes: the workers started here are watched while the parent waits.
     workers = list(getattr(pool, "_pool", ()))
@@ -449,10 +459,13 @@ def label_path(
     on_error: str = "stop",
     overrides: Mapping[str, registry.Parser] | None = None,
     progress: Callable[[], object] | None = None,
+    coarse: bool = False,
 ) -> Summary:
     """Label every record of ``path`` into ``output`` (JSON lines, ``.gz``, or
     ``.parquet``; ``None`` or ``"-"``: standard output), one output record per input
-    record, in input order; ``progress`` is called once per record written.
+    record, in input order; ``progress`` is called once per record written. ``coarse``
+    adds the coarse acts beside the native intents where a format's output leaves them
+    out (Craigslist); the output's schema is then inferred, not the input's.
 
     A file is written under a temporary name and renamed when complete, so a failed run
     leaves nothing that looks whole.
@@ -460,9 +473,11 @@ def label_path(
     summary = Summary()
     items = iter_items(path, fmt)
     with (
-        open_sink(output, path, keep_errors=on_error == "keep") as sink,
+        open_sink(output, path, keep_errors=on_error == "keep", keep_schema=not coarse) as sink,
         # closing: an error or a signal while writing ends the worker processes at once
-        closing(label_items(items, jobs=jobs, on_error=on_error, overrides=overrides)) as outcomes,
+        closing(
+            label_items(items, jobs=jobs, on_error=on_error, overrides=overrides, coarse=coarse)
+        ) as outcomes,
     ):
         for outcome in outcomes:
             sink.write(outcome.line)

@@ -24,16 +24,20 @@ def to_stdout(output: str | Path | None) -> bool:
 
 
 def open_sink(
-    output: str | Path | None, source: str | Path, *, keep_errors: bool = False
+    output: str | Path | None,
+    source: str | Path,
+    *,
+    keep_errors: bool = False,
+    keep_schema: bool = True,
 ) -> AbstractContextManager[Any]:
     """A writable text sink for output lines: standard output, a JSON lines file, or a
-    Parquet file (which keeps a Parquet ``source``'s schema, and with ``keep_errors`` an
-    ``actparse_error`` column)."""
+    Parquet file (which keeps a Parquet ``source``'s schema unless ``keep_schema`` is
+    false, and with ``keep_errors`` has an ``actparse_error`` column)."""
     if to_stdout(output):
         return nullcontext(sys.stdout)
     assert output is not None
     if is_parquet(output):
-        schema = parquet_schema(source) if is_parquet(source) else None
+        schema = parquet_schema(source) if keep_schema and is_parquet(source) else None
         return ParquetSink(output, schema, keep_errors=keep_errors, inputs=[source])
     return open_output(output, inputs=[source])
 

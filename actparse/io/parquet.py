@@ -16,7 +16,7 @@ from typing import Any
 from actparse.io.destination import Destination
 from actparse.io.records import InputError, format_of_record
 
-__all__ = ["ParquetSink", "is_parquet", "iter_parquet_rows", "parquet_schema"]
+__all__ = ["ParquetSink", "is_parquet", "iter_parquet_rows", "parquet_schema", "require_pyarrow"]
 
 #: Rows per read or written batch.
 BATCH_ROWS = 1024
@@ -27,7 +27,9 @@ def is_parquet(path: str | Path) -> bool:
     return str(path).endswith(".parquet")
 
 
-def _pyarrow() -> Any:
+def require_pyarrow() -> Any:
+    """The ``pyarrow`` module (with ``pyarrow.parquet``), or an :class:`InputError` saying
+    how to install it."""
     try:
         import pyarrow
         import pyarrow.parquet
@@ -38,13 +40,13 @@ def _pyarrow() -> Any:
 
 def parquet_schema(path: str | Path) -> Any:
     """The Arrow schema of a Parquet file."""
-    pa = _pyarrow()
+    pa = require_pyarrow()
     return pa.parquet.ParquetFile(path).schema_arrow
 
 
 def iter_parquet_rows(path: str | Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """``(row number from 1, format, record)`` for every row, read in batches."""
-    pa = _pyarrow()
+    pa = require_pyarrow()
     try:
         parquet = pa.parquet.ParquetFile(path)
     except (OSError, pa.ArrowException) as err:
@@ -89,7 +91,7 @@ class ParquetSink:
         keep_errors: bool = False,
         inputs: Iterable[str | Path] = (),
     ) -> None:
-        self.pa = _pyarrow()
+        self.pa = require_pyarrow()
         self.path = Path(path)
         # Parquet's writer seeks: a FIFO or socket is refused before any work.
         self.destination = Destination(path, inputs, seekable=True)

@@ -19,11 +19,18 @@ __all__ = ["write_acts", "write_record"]
 
 
 def write_record(
-    raw: dict[str, Any], fmt: str, dialogue: Dialogue, acts: Sequence[Act]
+    raw: dict[str, Any],
+    fmt: str,
+    dialogue: Dialogue,
+    acts: Sequence[Act],
+    *,
+    coarse: bool = False,
 ) -> dict[str, Any]:
     """A copy of a record in format ``fmt`` with its acts written in, by its format's
-    writer; every other field is kept and the input is not modified."""
-    return registry.handlers(fmt).writer(raw, dialogue, acts)
+    writer; every other field is kept and the input is not modified. ``coarse``: with
+    the coarse acts beside the native intents, for a format that leaves them out."""
+    found = registry.handlers(fmt)
+    return (found.coarse_writer if coarse else found.writer)(raw, dialogue, acts)
 
 
 def write_acts(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> dict[str, Any]:

@@ -4,7 +4,8 @@
 
 Output adds ``metadata`` to every event, as Cocoa's parsed transcripts have:
 ``{"intent", "price"}`` for messages and offers, ``{"intent"}`` for accept, reject and
-quit, ``null`` for the events of a skipped dialogue.
+quit, ``null`` for the events of a skipped dialogue. :func:`write_cocoa_coarse` adds
+``coarse`` beside ``intent`` in each ``metadata``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from actparse.corpora.craigslist.parser import ACTIONS
 from actparse.io.fields import agent_index, number_or_none, text_field
 from actparse.models import Act, Dialogue, Listing, Party, ReferenceAct, Turn
 
-__all__ = ["dialogue_from_cocoa", "write_cocoa"]
+__all__ = ["dialogue_from_cocoa", "write_cocoa", "write_cocoa_coarse"]
 
 _NON_MESSAGE_ACTIONS = frozenset(ACTIONS) - {"message"}
 
@@ -77,20 +78,33 @@ def dialogue_from_cocoa(raw: dict[str, Any]) -> Dialogue:
     )
 
 
-def _metadata(act: Act, dialogue: Dialogue) -> dict[str, Any] | None:
+def _metadata(act: Act, dialogue: Dialogue, coarse: bool) -> dict[str, Any] | None:
     if act.intent is None:
         return None
     action = dialogue.turns[act.turn].action
-    if action in ("accept", "reject", "quit"):
-        return {"intent": act.intent}
-    return {"intent": act.intent, "price": act.price}
+    meta: dict[str, Any] = {"intent": act.intent}
+    if coarse:
+        meta["coarse"] = act.coarse
+    if action not in ("accept", "reject", "quit"):
+        meta["price"] = act.price
+    return meta
 
 
-def write_cocoa(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> dict[str, Any]:
-    """A copy of a transcript with ``metadata`` on every event, every other field kept."""
+def write_cocoa(
+    raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act], *, coarse: bool = False
+) -> dict[str, Any]:
+    """A copy of a transcript with ``metadata`` on every event, every other field kept
+    (``coarse``: with the coarse act beside the intent)."""
     out = dict(raw)
     events = copy.deepcopy(raw["events"])
     for event, act in zip(events, acts):
-        event["metadata"] = _metadata(act, dialogue)
+        event["metadata"] = _metadata(act, dialogue, coarse)
     out["events"] = events
     return out
+
+
+def write_cocoa_coarse(
+    raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]
+) -> dict[str, Any]:
+    """:func:`write_cocoa` with ``coarse`` beside ``intent`` in each ``metadata``."""
+    return write_cocoa(raw, dialogue, acts, coarse=True)

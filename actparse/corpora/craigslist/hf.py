@@ -8,6 +8,8 @@ float32; :func:`restore_float32` gives back the price as typed.
 
 Output keeps every field and fills ``dialogue_acts`` in the export's conventions: intent
 ``''`` and price ``-1.0`` where there is none (a price of 0 too, as the export did).
+:func:`write_hf_coarse` also gives ``dialogue_acts`` a ``coarse`` list beside ``intent``
+(``''`` where there is none), the lists it had unchanged.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ __all__ = [
     "restore_float32",
     "shortest_float32",
     "write_hf",
+    "write_hf_coarse",
 ]
 
 #: The export's price for "no price".
@@ -143,4 +146,11 @@ def write_hf(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> di
     """A copy of an HF record with ``dialogue_acts`` filled in, every other field kept."""
     out = dict(raw)
     out["dialogue_acts"] = hf_acts(acts)
+    return out
+
+
+def write_hf_coarse(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> dict[str, Any]:
+    """:func:`write_hf` with a ``coarse`` list in ``dialogue_acts`` beside ``intent``."""
+    out = write_hf(raw, dialogue, acts)
+    out["dialogue_acts"]["coarse"] = [a.coarse or "" for a in acts]
     return out

@@ -1,0 +1,186 @@
+"""The per-turn table in files: Parquet, CSV or JSON lines, written as rows come.
+
+No pandas: Parquet is written with pyarrow in batches of
+:data:`~actparse.io.parquet.BATCH_ROWS` rows under the table's fixed schema, CSV with
+the ``csv`` module (a header row; a nested value as JSON text; a null as an empty
+field), JSON lines with ``json``. Each is written under a temporary name and renamed
+when complete (see :class:`~actparse.io.destination.Destination`), so only a batch of
+rows is ever held. :func:`read_turn_table` reads any of them back as the rows
+:func:`~actparse.io.turns.iter_turn_rows` made.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import itertools
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from actparse import registry
+from actparse.io.batch import encode_line
+from actparse.io.destination import Destination
+from actparse.io.messages import describe
+from actparse.io.output import open_output, to_stdout
+from actparse.io.parquet import BATCH_ROWS, is_parquet, require_pyarrow
+from actparse.io.records import InputError, open_text
+from actparse.io.turns import COLUMNS, Row, column_names, iter_turn_rows
+
+__all__ = ["arrow_schema", "is_csv", "label_table", "read_turn_table", "write_turn_table"]
+
+
+def is_csv(path: str | Path) -> bool:
+    """Whether a path names a CSV file (``.csv``, or ``.csv.gz`` compressed)."""
+    return str(path).endswith((".csv", ".csv.gz"))
+
+
+def arrow_schema() -> Any:
+    """The table's Arrow schema (needs pyarrow)."""
+    pa = require_pyarrow()
+    return pa.schema([pa.field(c.name, c.kind.arrow(pa)) for c in COLUMNS])
+
+
+def write_turn_table(
+    rows: Iterable[Row], output: str | Path | None, *, inputs: Iterable[str | Path] = ()
+) -> int:
+    """Write rows to ``output`` by its name: ``.parquet``, ``.csv`` (``.csv.gz``), else
+    JSON lines (``.gz`` compressed; ``None`` or ``"-"``: standard output). Returns the
+    number of rows written. ``inputs`` are refused as the output (see
+    :class:`~actparse.io.destination.Destination`)."""
+    if to_stdout(output):
+        import sys
+
+        return _write_lines(rows, sys.stdout)
+    assert output is not None
+    if is_parquet(output):
+        return _write_parquet(rows, output, inputs)
+    with open_output(output, inputs=inputs) as sink:
+        if is_csv(output):
+            return _write_csv(rows, sink)
+        return _write_lines(rows, sink)
+
+
+def _write_lines(rows: Iterable[Row], sink: Any) -> int:
+    written = 0
+    for row in rows:
+        # A lone surrogate is written as its JSON escape, which reads back the same.
+        sink.write(encode_line(row))
+        sink.write("\n")
+        written += 1
+    return written
+
+
+def _unwritable(row: Row, what: str, err: Exception) -> InputError:
+    """The error for a row a format cannot hold, naming its dialogue and turn."""
+    return InputError(
+        f"dialogue {row['dialogue_id']}, turn {row['turn']}: cannot be written to {what}: "
+        f"{describe(err)}"
+    )
+
+
+def _write_csv(rows: Iterable[Row], sink: Any) -> int:
+    writer = csv.writer(sink)
+    writer.writerow(column_names())
+    written = 0
+    for row in rows:
+        fields = [c.kind.to_csv(row[c.name]) for c in COLUMNS]
+        try:
+            "".join(fields).encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise _unwritable(row, "CSV", err) from None
+        writer.writerow(fields)
+        written += 1
+    return written
+
+
+def _write_parquet(rows: Iterable[Row], output: str | Path, inputs: Iterable[str | Path]) -> int:
+    pa = require_pyarrow()
+    schema = arrow_schema()
+    destination = Destination(output, inputs, seekable=True)
+    written = 0
+    try:
+        try:
+            writer = pa.parquet.ParquetWriter(destination.write_path, schema)
+        except OSError as err:
+            raise destination.failed(err) from None
+        try:
+            iter_rows = iter(rows)
+            batches = iter(lambda: list(itertools.islice(iter_rows, BATCH_ROWS)), [])
+            for batch in batches:
+                try:
+                    table = pa.Table.from_pylist(batch, schema=schema)
+                except (ValueError, TypeError) as err:  # Arrow cannot hold a value
+                    row = _first_unwritable(pa, batch, schema)
+                    raise _unwritable(row, "Parquet", err) from None
+                try:
+                    writer.write_table(table)
+                except OSError as err:
+                    raise destination.failed(err) from None
+                written += len(batch)
+        finally:
+            writer.close()
+        destination.commit()
+    except BaseException:
+        destination.discard()
+        raise
+    return written
+
+
+def _first_unwritable(pa: Any, batch: list[Row], schema: Any) -> Row:
+    for row in batch:
+        try:
+            pa.Table.from_pylist([row], schema=schema)
+        except (ValueError, TypeError):
+            return row
+    return batch[0]  # pragma: no cover - the batch failed, so one of its rows does
+
+
+def read_turn_table(path: str | Path) -> Iterator[Row]:
+    """The rows of a table written by :func:`write_turn_table`, typed as they were made
+    (a CSV field decoded by its column's kind)."""
+    if is_parquet(path):
+        pa = require_pyarrow()
+        for batch in pa.parquet.ParquetFile(path).iter_batches(batch_size=BATCH_ROWS):
+            yield from batch.to_pylist()
+        return
+    if is_csv(path):
+        # newline="": a message's own line breaks ("\r" too) are inside quoted fields.
+        opener = gzip.open if str(path).endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8", newline="") as fh:
+            reader = csv.reader(fh)
+            header = next(reader, None)
+            if header is not None and tuple(header) != column_names():
+                raise ValueError(f"{path}: not a per-turn table (header {header})")
+            for fields in reader:
+                yield {c.name: c.kind.from_csv(f) for c, f in zip(COLUMNS, fields)}
+        return
+    with open_text(path) as fh:
+        for line in fh:
+            if line.strip():
+                yield json.loads(line)
+
+
+def label_table(
+    path: str | Path,
+    output: str | Path | None,
+    *,
+    fmt: str = "auto",
+    overrides: Mapping[str, registry.Parser] | None = None,
+) -> tuple[int, int]:
+    """Write the per-turn table of ``path`` to ``output`` (see :func:`write_turn_table`),
+    streamed; returns the rows and the dialogues written."""
+    dialogues = [0]
+    last: list[str | None] = [None]
+
+    def counted(rows: Iterable[Row]) -> Iterator[Row]:
+        for row in rows:
+            if row["dialogue_id"] != last[0]:
+                last[0] = row["dialogue_id"]
+                dialogues[0] += 1
+            yield row
+
+    rows = iter_turn_rows(path, fmt=fmt, parsers=overrides)
+    written = write_turn_table(counted(rows), output, inputs=[path])
+    return written, dialogues[0]

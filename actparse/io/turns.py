@@ -1,0 +1,318 @@
+"""The per-turn table: one row per turn, the same typed columns for every corpus.
+
+:data:`COLUMNS` is the table's layout, one :class:`Column` per line: its name, its
+:class:`Kind` (which fixes its Arrow, pandas, ``datasets`` and CSV types in one place)
+and how a turn gives its value. A column a corpus lacks is null (a Craigslist turn has
+no ``split``, a CaSiNo one no ``role``). Adding a column is adding one line there.
+
+:func:`iter_turn_rows` is the one place rows are made, for ``actparse.to_frame``,
+``actparse label --per-turn`` and the batch and Dask recipes alike.
+
+**Each dialogue once.** A corpus may list a dialogue once from each side, one view
+right after the other (Deal or No Deal does). Such a corpus names a ``view_key`` in
+:mod:`actparse.registry`: a function of the dialogue that both views share (for Deal or
+No Deal the turns in order with each writer taken relative to the first writer, and the
+two parties starting with the first writer's). A record whose key equals that of the
+record right before it is the other view of that dialogue and gives no rows; so the
+table keeps each dialogue's first view, and a dialogue recorded from one side only is
+kept too. Only the previous record's key is held, so the rows stream.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from actparse import registry
+from actparse.io.messages import json_kind
+from actparse.io.parquet import is_parquet, iter_parquet_rows
+from actparse.io.records import InputError, Record, read_records
+from actparse.models import Act, Dialogue, Turn
+
+__all__ = [
+    "COLUMNS",
+    "Column",
+    "Kind",
+    "Row",
+    "Source",
+    "TurnInContext",
+    "column_names",
+    "iter_turn_rows",
+    "rows_of_dialogue",
+]
+
+Row = dict[str, Any]
+
+
+class TurnInContext(NamedTuple):
+    """What a column's value is taken from: one turn, its act and its dialogue."""
+
+    corpus: str
+    dialogue_id: str
+    dialogue: Dialogue
+    turn: Turn
+    act: Act
+
+
+def _no_null(value: Any) -> Any:
+    return value
+
+
+def _json_or_empty(value: Any) -> str:
+    return "" if value is None else json.dumps(value, ensure_ascii=False)
+
+
+def _from_json_or_null(text: str) -> Any:
+    return None if text == "" else json.loads(text)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A column type, in every form the table is written in.
+
+    ``arrow`` and ``feature`` take the ``pyarrow`` and ``datasets`` modules (imported by
+    the caller, so neither is needed to make rows). In CSV a null is an empty field,
+    which a kind that is never null reads as its empty value.
+    """
+
+    name: str
+    arrow: Callable[[Any], Any]
+    #: The pandas dtype (``object`` for nested values: lists of dicts, ``None`` as null).
+    pandas: str
+    feature: Callable[[Any], Any]
+    to_csv: Callable[[Any], str]
+    from_csv: Callable[[str], Any]
+
+
+#: Text that is never null (an event with no text has ``""``).
+TEXT = Kind(
+    "text",
+    lambda pa: pa.string(),
+    "string",
+    lambda ds: ds.Value("string"),
+    _no_null,
+    _no_null,
+)
+#: A name that may be missing (never ``""``: a missing name is null).
+LABEL = Kind(
+    "label",
+    lambda pa: pa.string(),
+    "string",
+    lambda ds: ds.Value("string"),
+    lambda v: "" if v is None else v,
+    lambda s: s or None,
+)
+#: A whole number that is never null.
+INTEGER = Kind(
+    "integer",
+    lambda pa: pa.int64(),
+    "int64",
+    lambda ds: ds.Value("int64"),
+    str,
+    int,
+)
+#: A number that may be missing (``repr`` in CSV, which reads back as the same float).
+NUMBER = Kind(
+    "number",
+    lambda pa: pa.float64(),
+    "Float64",
+    lambda ds: ds.Value("float64"),
+    lambda v: "" if v is None else repr(float(v)),
+    lambda s: None if s == "" else float(s),
+)
+#: An item split: per item, what each agent gets (a count is null where a partial
+#: proposal left it open); the whole column is null for a turn without a split.
+SPLIT = Kind(
+    "split",
+    lambda pa: pa.list_(
+        pa.struct(
+            [
+                pa.field("item", pa.string()),
+                pa.field("agent_0", pa.int64()),
+                pa.field("agent_1", pa.int64()),
+            ]
+        )
+    ),
+    "object",
+    # A one-element list is a list feature in every datasets version (List is new in 4).
+    lambda ds: [
+        {"item": ds.Value("string"), "agent_0": ds.Value("int64"), "agent_1": ds.Value("int64")}
+    ],
+    _json_or_empty,
+    _from_json_or_null,
+)
+#: Knowledge-base values a turn mentions or selects (``[]`` when none).
+ENTITIES = Kind(
+    "entities",
+    lambda pa: pa.list_(
+        pa.struct(
+            [
+                pa.field("surface", pa.string()),
+                pa.field("value", pa.string()),
+                pa.field("type", pa.string()),
+            ]
+        )
+    ),
+    "object",
+    lambda ds: [
+        {"surface": ds.Value("string"), "value": ds.Value("string"), "type": ds.Value("string")}
+    ],
+    _json_or_empty,
+    lambda s: json.loads(s) if s else [],
+)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the table: its name, kind, and how a turn gives its value."""
+
+    name: str
+    kind: Kind
+    value: Callable[[TurnInContext], Any]
+    help: str
+
+
+def _split(t: TurnInContext) -> list[Row] | None:
+    split = t.act.split
+    if split is None:
+        return None
+    return [
+        {"item": item, "agent_0": mine, "agent_1": theirs}
+        for item, mine, theirs in zip(split.items, split.counts[0], split.counts[1])
+    ]
+
+
+def _role(t: TurnInContext) -> str | None:
+    parties = t.dialogue.parties
+    return (parties[t.turn.agent].role or None) if 0 <= t.turn.agent < len(parties) else None
+
+
+#: The table, column by column (the order of the columns in every output).
+COLUMNS: tuple[Column, ...] = (
+    Column("corpus", TEXT, lambda t: t.corpus, "the corpus' registry name"),
+    Column(
+        "dialogue_id",
+        TEXT,
+        lambda t: t.dialogue_id,
+        "the corpus' own id where it has one, else the file name and the record's "
+        "position (`validation.jsonl:12`; for a JSON list, the dialogue's position in it)",
+    ),
+    Column("turn", INTEGER, lambda t: t.turn.index, "the turn's position in its dialogue"),
+    Column("agent", INTEGER, lambda t: t.turn.agent, "the writer, 0 or 1"),
+    Column("role", LABEL, _role, "the writer's role (Craigslist: buyer or seller)"),
+    Column("action", LABEL, lambda t: t.turn.action, "message, offer, select, ... (null: lost)"),
+    Column("text", TEXT, lambda t: t.turn.text, "the message as written ('' for other events)"),
+    Column("intent", LABEL, lambda t: t.act.intent, "the corpus' native intent"),
+    Column("coarse", LABEL, lambda t: t.act.coarse, "the act in the shared coarse act space"),
+    Column(
+        "price",
+        NUMBER,
+        lambda t: None if t.act.price is None else float(t.act.price),
+        "the proposed price",
+    ),
+    Column("split", SPLIT, _split, "the proposed or submitted item split"),
+    Column(
+        "entities",
+        ENTITIES,
+        lambda t: [e.to_dict() for e in t.act.entities],
+        "knowledge-base values mentioned or selected",
+    ),
+)
+
+
+def column_names() -> tuple[str, ...]:
+    """The table's column names, in order."""
+    return tuple(c.name for c in COLUMNS)
+
+
+def rows_of_dialogue(dialogue: Dialogue, acts: Iterable[Act], dialogue_id: str) -> Iterator[Row]:
+    """The rows of one dialogue, one per turn, given its acts."""
+    for turn, act in zip(dialogue.turns, acts):
+        here = TurnInContext(dialogue.corpus, dialogue_id, dialogue, turn, act)
+        yield {column.name: column.value(here) for column in COLUMNS}
+
+
+Source = str | Path | Iterable[Mapping[str, Any] | Record]
+
+
+def iter_turn_rows(
+    source: Source,
+    *,
+    corpus: str | None = None,
+    fmt: str = "auto",
+    parsers: Mapping[str, registry.Parser] | None = None,
+    after: Mapping[str, Any] | Record | None = None,
+) -> Iterator[Row]:
+    """The per-turn rows of a file or of records, in input order, streamed.
+
+    ``source`` is a path (any input ``actparse label`` reads, Parquet included) or an
+    iterable of raw records (dicts of any supported format, a ``datasets.Dataset``) or
+    :class:`~actparse.io.records.Record`\\ s. ``corpus`` names the corpus the records
+    must be of (``None``: any; a record of another is an :class:`InputError`).
+    ``parsers`` overrides the shipped parser of a corpus. ``after`` is the record right
+    before the first one (the last record of the previous partition), so that a
+    dialogue's second view at the start of a partition is still recognized (see the
+    module's description). A record that cannot be read or labelled stops the
+    iteration with an :class:`InputError` naming it.
+    """
+    chosen = parsers or {}
+    previous = None if after is None else _view(_as_record(after, fmt, "<after>", 0))
+    for record in _records(source, fmt):
+        if corpus is not None and record.corpus != corpus:
+            title = registry.get(corpus).title
+            raise InputError(
+                f"{record.where}: a {registry.get(record.corpus).title} record, "
+                f"not {title} (corpus={corpus!r})"
+            )
+        dialogue = record.dialogue()
+        key = _view_key(dialogue)
+        if key is not None and key == previous:
+            continue  # the other view of the dialogue just tabled
+        previous = key
+        parser = chosen.get(dialogue.corpus) or registry.shipped_parser(dialogue.corpus)
+        ident = dialogue.id if dialogue.id is not None else _position(record)
+        yield from rows_of_dialogue(dialogue, parser.parse(dialogue), str(ident))
+
+
+def _position(record: Record) -> str:
+    """A dialogue id from where the record is: the file's name and the line (for a JSON
+    list, the dialogue's position in it; for records given in memory, the position)."""
+    return f"{Path(record.source).name}:{record.line}"
+
+
+def _view_key(dialogue: Dialogue) -> Any:
+    key_of = registry.get(dialogue.corpus).view_key
+    return None if key_of is None else registry.resolve(key_of)(dialogue)
+
+
+def _view(record: Record) -> Any:
+    return _view_key(record.dialogue())
+
+
+def _records(source: Source, fmt: str) -> Iterator[Record]:
+    if isinstance(source, str | Path):
+        if is_parquet(source):
+            for number, row_format, row in iter_parquet_rows(source):
+                yield Record(row, row_format if fmt == "auto" else fmt, str(source), number)
+        else:
+            yield from read_records(source, fmt)
+        return
+    for number, item in enumerate(source, 1):
+        yield _as_record(item, fmt, "<records>", number)
+
+
+def _as_record(item: Mapping[str, Any] | Record, fmt: str, source: str, line: int) -> Record:
+    if isinstance(item, Record):
+        return item
+    if not isinstance(item, Mapping):
+        raise InputError(
+            f"{source}:{line}: expected a record (an object of fields), got {json_kind(item)}"
+        )
+    raw = dict(item)
+    found = registry.detect(raw) if fmt == "auto" else fmt
+    if found is None:
+        raise InputError(f"{source}:{line}: cannot tell which corpus this record is from")
+    return Record(raw, found, source, line)

@@ -1,0 +1,214 @@
+"""The per-turn table: one row per turn with the same typed columns for every corpus,
+each dialogue once, written by ``actparse label --per-turn`` as Parquet, CSV or JSON
+lines that read back as the rows :func:`iter_turn_rows` made."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from actparse import iter_turn_rows, read_records
+from actparse.cli import app
+from actparse.io.records import InputError
+from actparse.io.turn_files import read_turn_table, write_turn_table
+from actparse.io.turns import COLUMNS, column_names
+
+runner = CliRunner()
+
+#: Every fixture of a corpus, with the dialogues and turns it holds.
+FIXTURES = {
+    "craigslist_validation_20.jsonl": ("craigslist", 20, 178),
+    "craigslist_transcripts_20.json": ("craigslist", 20, 206),
+    "dealornodeal_val_20.txt": ("dealornodeal", 10, 58),
+    "casino_20.json": ("casino", 20, 280),
+    "mutualfriends_card_sample.jsonl": ("mutualfriends", 1, 6),
+    "mutualfriends_handmade_cocoa.json": ("mutualfriends", 2, None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIXTURES))
+def test_every_corpus_gives_the_same_columns(fixtures: Path, name: str) -> None:
+    corpus, dialogues, turns = FIXTURES[name]
+    rows = list(iter_turn_rows(fixtures / name))
+    assert rows and all(tuple(row) == column_names() for row in rows)
+    assert {row["corpus"] for row in rows} == {corpus}
+    assert len({row["dialogue_id"] for row in rows}) == dialogues
+    if turns is not None:
+        assert len(rows) == turns
+    for row in rows:
+        assert isinstance(row["text"], str) and isinstance(row["entities"], list)
+        assert row["intent"] != "" and row["role"] != ""  # a missing name is null
+        assert row["price"] is None or isinstance(row["price"], float)
+
+
+def test_each_column_holds_what_its_corpus_has(fixtures: Path) -> None:
+    craigslist = list(iter_turn_rows(fixtures / "craigslist_transcripts_20.json"))
+    assert {r["role"] for r in craigslist} == {"buyer", "seller"}
+    assert any(r["price"] for r in craigslist) and not any(r["split"] for r in craigslist)
+    assert craigslist[0]["dialogue_id"].startswith("C_")  # the transcript's uuid
+    # Offers get their act, except in the dialogues Cocoa's length rule skips (null).
+    offers = [(r["intent"], r["coarse"]) for r in craigslist if r["action"] == "offer"]
+    assert set(offers) == {("offer", "offer"), (None, None)}
+
+    hf = list(iter_turn_rows(fixtures / "craigslist_validation_20.jsonl"))
+    # The HF export has no id: the file name and the line.
+    assert hf[0]["dialogue_id"] == "craigslist_validation_20.jsonl:1"
+    assert hf[-1]["dialogue_id"] == "craigslist_validation_20.jsonl:20"
+
+    dond = list(iter_turn_rows(fixtures / "dealornodeal_val_20.txt"))
+    proposal = next(r for r in dond if r["split"])
+    assert proposal["split"] == [
+        {"item": "book", "agent_0": 1, "agent_1": 0},
+        {"item": "hat", "agent_0": 0, "agent_1": 3},
+        {"item": "ball", "agent_0": 2, "agent_1": 0},
+    ]
+    assert all(r["role"] is None and r["price"] is None for r in dond)
+
+    friends = list(iter_turn_rows(fixtures / "mutualfriends_card_sample.jsonl"))
+    assert {"surface": "Molycorp", "value": "Molycorp", "type": "company"} in friends[1]["entities"]
+
+
+def test_deal_or_no_deal_dialogues_appear_once(fixtures: Path) -> None:
+    # Line 1 is one side only; lines 2-19 are nine dialogues, each from both sides.
+    rows = list(iter_turn_rows(fixtures / "dealornodeal_val_20.txt"))
+    ids = list(dict.fromkeys(r["dialogue_id"] for r in rows))
+    assert ids == [f"dealornodeal_val_20.txt:{n}" for n in (1, 2, *range(4, 20, 2))]
+
+
+def test_a_partition_starting_with_a_second_view_is_told_by_after(fixtures: Path) -> None:
+    records = list(read_records(fixtures / "dealornodeal_val_20.txt"))
+    whole = list(iter_turn_rows(records))
+    # Line 3 is the second view of line 2: a partition starting there needs line 2.
+    head, tail = records[:2], records[2:]
+    split = [*iter_turn_rows(head), *iter_turn_rows(tail, after=records[1])]
+    assert split == whole
+    naive = [*iter_turn_rows(head), *iter_turn_rows(tail)]
+    assert len(naive) > len(whole)  # without it line 3 is tabled again
+
+
+def test_the_second_view_is_told_whichever_comes_first(fixtures: Path) -> None:
+    records = list(read_records(fixtures / "dealornodeal_val_20.txt"))
+    swapped = [records[2], records[1]]
+    rows = list(iter_turn_rows(swapped))
+    assert {r["dialogue_id"] for r in rows} == {"dealornodeal_val_20.txt:3"}
+
+
+def test_records_given_in_memory_get_their_position_as_id(fixtures: Path) -> None:
+    raws = [r.raw for r in read_records(fixtures / "craigslist_validation_20.jsonl")][:3]
+    ids = list(dict.fromkeys(r["dialogue_id"] for r in iter_turn_rows(raws)))
+    assert ids == ["<records>:1", "<records>:2", "<records>:3"]
+
+
+def test_a_record_of_another_corpus_is_named(fixtures: Path) -> None:
+    with pytest.raises(InputError, match=r"casino_20.json:1: a CaSiNo record, not Deal or No"):
+        list(iter_turn_rows(fixtures / "casino_20.json", corpus="dealornodeal"))
+    with pytest.raises(InputError, match=r"<records>:1: expected a record"):
+        list(iter_turn_rows([["not", "a", "record"]]))  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv", ".csv.gz", ".jsonl", ".jsonl.gz"])
+@pytest.mark.parametrize("name", sorted(FIXTURES))
+def test_files_read_back_as_the_rows(
+    fixtures: Path, tmp_path: Path, name: str, suffix: str
+) -> None:
+    rows = list(iter_turn_rows(fixtures / name))
+    out = tmp_path / f"turns{suffix}"
+    assert write_turn_table(iter(rows), out) == len(rows)
+    assert list(read_turn_table(out)) == rows
+
+
+def test_csv_keeps_awkward_text_and_tells_null_from_empty(tmp_path: Path) -> None:
+    row: dict[str, Any] = {c.name: None for c in COLUMNS}
+    row.update(corpus="x", dialogue_id="d,1", turn=0, agent=1, text='a "b",\r\nc\n', entities=[])
+    empty = {**row, "text": "", "price": 0.1 + 0.2, "split": []}
+    out = tmp_path / "t.csv"
+    write_turn_table([row, empty], out)
+    assert list(read_turn_table(out)) == [row, empty]
+
+
+def test_parquet_has_the_fixed_schema_whatever_the_corpus(fixtures: Path, tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    schemas = set()
+    for name in FIXTURES:
+        out = tmp_path / f"{name}.parquet"
+        write_turn_table(iter_turn_rows(fixtures / name), out)
+        schemas.add(pq.read_schema(out).to_string())
+    assert len(schemas) == 1
+    schema = pq.read_schema(out)
+    assert str(schema.field("split").type) == (
+        "list<element: struct<item: string, agent_0: int64, agent_1: int64>>"
+    )
+    assert str(schema.field("price").type) == "double"
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv", ".jsonl"])
+def test_cli_per_turn_writes_the_table(fixtures: Path, tmp_path: Path, suffix: str) -> None:
+    source = fixtures / "dealornodeal_val_20.txt"
+    out = tmp_path / f"turns{suffix}"
+    result = runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "wrote 58 turns of 10 dialogues" in result.output
+    assert list(read_turn_table(out)) == list(iter_turn_rows(source))
+
+
+def test_cli_per_turn_to_stdout_is_json_lines(fixtures: Path) -> None:
+    source = fixtures / "mutualfriends_card_sample.jsonl"
+    result = runner.invoke(app, ["label", str(source), "--per-turn"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
+    assert len(lines) == 6
+
+
+def test_cli_per_turn_bad_record_stops_and_leaves_no_file(tmp_path: Path) -> None:
+    source = tmp_path / "bad.jsonl"
+    source.write_text('{"agent_turn": [0], "items": {}}\n')
+    out = tmp_path / "turns.parquet"
+    result = runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out)])
+    assert result.exit_code == 1
+    assert "bad.jsonl:1: missing field" in result.output
+    assert not out.exists() and not list(tmp_path.glob(".*.part"))
+
+
+def _with_lone_surrogate(fixtures: Path, tmp_path: Path) -> Path:
+    line = (fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()[0]
+    record = json.loads(line)
+    record["utterance"][1] = "good \ud800 day\x00"
+    source = tmp_path / "odd.jsonl"
+    source.write_text(json.dumps(record) + "\n")
+    return source
+
+
+def test_json_lines_keep_a_lone_surrogate(fixtures: Path, tmp_path: Path) -> None:
+    source = _with_lone_surrogate(fixtures, tmp_path)
+    out = tmp_path / "turns.jsonl"
+    assert runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out)]).exit_code == 0
+    assert list(read_turn_table(out)) == list(iter_turn_rows(source))
+
+
+@pytest.mark.parametrize("suffix,what", [(".csv", "CSV"), (".parquet", "Parquet")])
+def test_a_row_a_format_cannot_hold_is_named(
+    fixtures: Path, tmp_path: Path, suffix: str, what: str
+) -> None:
+    source = _with_lone_surrogate(fixtures, tmp_path)
+    out = tmp_path / f"turns{suffix}"
+    result = runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out)])
+    assert result.exit_code == 1
+    assert f"dialogue odd.jsonl:1, turn 1: cannot be written to {what}: contains" in (result.output)
+    assert not out.exists() and not list(tmp_path.glob(".*.part"))
+
+
+def test_a_parquet_input_gives_the_rows_of_its_json_lines(fixtures: Path, tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    source = fixtures / "craigslist_validation_20.jsonl"
+    as_parquet = tmp_path / "craigslist_validation_20.parquet"
+    assert runner.invoke(app, ["label", str(source), "-o", str(as_parquet)]).exit_code == 0
+    rows = list(iter_turn_rows(as_parquet))
+    expected = list(iter_turn_rows(source))
+    assert [r["dialogue_id"] for r in rows] == [
+        r["dialogue_id"].replace(".jsonl", ".parquet") for r in expected
+    ]
+    assert [{**r, "dialogue_id": ""} for r in rows] == [{**r, "dialogue_id": ""} for r in expected]

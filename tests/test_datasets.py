@@ -1,0 +1,78 @@
+"""``datasets.map(actparse.turns_batch, batched=True)`` for every corpus: typed features
+(never an untyped column), and the rows of the per-turn table for each input row.
+
+Cocoa transcripts are left out: their events' ``data`` mixes text and objects, which
+one Arrow column cannot hold, so they do not load as a ``datasets.Dataset``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import actparse
+
+datasets = pytest.importorskip("datasets", reason="needs the datasets package (actparse[test])")
+
+#: One fixture per corpus, in the layout its HuggingFace dataset has.
+LAYOUTS = {
+    "craigslist": "craigslist_validation_20.jsonl",
+    "dealornodeal": "dealornodeal_val_20.txt",
+    "casino": "casino_20.json",
+    "mutualfriends": "mutualfriends_card_sample.jsonl",
+}
+
+
+def _dataset(path: Path) -> Any:
+    datasets.disable_progress_bars()
+    return datasets.Dataset.from_list([r.raw for r in actparse.read_records(path)])
+
+
+@pytest.mark.parametrize("corpus", sorted(LAYOUTS))
+def test_turns_batch_is_typed_and_gives_each_rows_table(fixtures: Path, corpus: str) -> None:
+    dataset = _dataset(fixtures / LAYOUTS[corpus])
+    features = actparse.turn_features(dataset.features)
+    mapped = dataset.map(
+        actparse.turns_batch, batched=True, batch_size=7, with_indices=True, features=features
+    )
+    assert mapped.features == features
+    assert mapped.features["turns"] == actparse.turn_features()["turns"]
+    assert mapped.column_names == [*dataset.column_names, "turns"]
+    assert len(mapped) == len(dataset)  # one output row per input row, both views included
+    for index, (raw, turns) in enumerate(zip(dataset, mapped["turns"])):
+        alone = list(actparse.iter_turn_rows([raw]))
+        own_id = alone[0]["dialogue_id"]
+        ident = own_id if not own_id.startswith("<records>") else str(index)
+        assert turns == [{**row, "dialogue_id": ident} for row in alone]
+        assert {t["corpus"] for t in turns} == {corpus}
+
+
+def test_splits_come_out_as_typed_lists(fixtures: Path) -> None:
+    dataset = _dataset(fixtures / LAYOUTS["dealornodeal"])
+    mapped = dataset.map(
+        actparse.turns_batch, batched=True, features=actparse.turn_features(dataset.features)
+    )
+    pa = pytest.importorskip("pyarrow")
+    split = mapped.with_format("arrow")["turns"].type.value_type.field("split").type
+    assert pa.types.is_list(split)
+    assert split.value_type == pa.struct(
+        [("item", pa.string()), ("agent_0", pa.int64()), ("agent_1", pa.int64())]
+    )
+    first = next(t for turns in mapped["turns"] for t in turns if t["split"])
+    assert first["split"][0] == {"item": "book", "agent_0": 1, "agent_1": 0}
+
+
+def test_without_indices_the_id_is_the_place_in_the_batch(fixtures: Path) -> None:
+    records = [r.raw for r in actparse.read_records(fixtures / LAYOUTS["craigslist"])][:2]
+    batch = {key: [r[key] for r in records] for key in records[0]}
+    turns = actparse.turns_batch(batch)["turns"]
+    assert [t[0]["dialogue_id"] for t in turns] == ["batch:1", "batch:2"]
+
+
+def test_label_batch_points_to_turns_batch_for_other_formats(fixtures: Path) -> None:
+    records = [r.raw for r in actparse.read_records(fixtures / LAYOUTS["casino"])][:2]
+    batch = {key: [r[key] for r in records] for key in records[0]}
+    with pytest.raises(actparse.InputError, match="turns_batch labels every format"):
+        actparse.label_batch(batch)
