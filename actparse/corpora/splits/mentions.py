@@ -21,7 +21,9 @@ from actparse.corpora.splits.tokens import EXCHANGE_FOR
 __all__ = [
     "EITHER",
     "OTHER",
+    "PRONOUNS",
     "SELF",
+    "SUBJECT_PRONOUNS",
     "Mention",
     "Quantity",
     "conjoined",
@@ -36,6 +38,16 @@ OTHER = 1
 #: Either side (a reference to "the original deal" that does not say whose).
 EITHER = -1
 _SIDE_NAMES = {SELF: "self", OTHER: "other"}
+
+#: The word classes of the words :func:`person` gives a side as an object or with
+#: nothing after them: every pronoun ("me" counts as an object, "we" alone is the writer).
+#: A scan that already has a token's classes tests them instead of calling it.
+PRONOUNS = frozenset({"other", "self", "self_object", "we"})
+#: The same as a subject with nothing after it: "me" there is no subject.
+SUBJECT_PRONOUNS = frozenset({"other", "self", "we"})
+#: The word classes :func:`find_mentions` acts on in its second pass besides numbers and
+#: item words ("the rest", "everything", "one of each").
+_SECOND_PASS = frozenset({"rest", "everything", "each"})
 
 
 @dataclass
@@ -99,8 +111,11 @@ class Quantity(NamedTuple):
     relative: bool = False
 
 
-def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quantity:
-    """Look back from an item noun (or a noun like "items") for its quantity."""
+def _quantity(
+    tokens: Sequence[str], classes: Sequence[frozenset[str]], noun: int, lexicon: SplitLexicon
+) -> Quantity:
+    """Look back from an item noun (or a noun like "items") for its quantity;
+    ``classes`` are the word classes of ``tokens``."""
     relative = False
     plural = _plural(tokens[noun])
     j = noun - 1
@@ -111,8 +126,7 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
     measure = False
     single_unit = False
     while j >= 0:
-        tok = tokens[j]
-        word = lexicon.classes_of(tok)
+        word = classes[j]
         if "determiner" in word:
             determiner = True
         elif "vague" in word:
@@ -121,12 +135,13 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
             relative = relative or "relative" in word
         elif "filler" not in word:
             break
-        if "unit" in word and not tok.endswith("s"):
+        if "unit" in word and not tokens[j].endswith("s"):
             single_unit = True
         start = j
         j -= 1
     if j >= 0:
         tok = tokens[j]
+        word = classes[j]
         value = lexicon.number(tok)
         if tok == "to" and j == noun - 1 and plural:
             # "i need to hats": "two" typed as it sounds (to-for-two); "to" is never
@@ -138,7 +153,7 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
         if (
             value is not None
             and j >= 3
-            and lexicon.has("determiner", tokens[j - 1])
+            and "determiner" in classes[j - 1]
             and tokens[j - 2] == "of"
             and lexicon.number(tokens[j - 3]) is not None
         ):
@@ -147,19 +162,19 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
         if value is not None:
             # "a lot of water": the article belongs to the vague word; "an extra food" is
             # one (an-extra-is-one).
-            if measure and lexicon.has("article", tok):
+            if measure and "article" in word:
                 return Quantity(start, "bare", None, False, relative)
             # "all 3 waters", "all 2 firewood": the number counts them.
-            if j > 0 and lexicon.has("all", tokens[j - 1]):
+            if j > 0 and "all" in classes[j - 1]:
                 return Quantity(j - 1, "count", value, True, relative)
             return Quantity(j, "count", value, True, relative)
-        if lexicon.has("all", tok):
+        if "all" in word:
             return Quantity(j, "all", None, True, relative)
-        if lexicon.has("rest", tok):
+        if "rest" in word:
             return Quantity(j, "rest-item", None, True, relative)
-        if lexicon.has("half", tok):
+        if "half" in word:
             return Quantity(j, "half", None, True, relative)
-        if lexicon.has("majority", tok):
+        if "majority" in word:
             return Quantity(j, "majority", None, True, relative)
     if vague:
         return Quantity(start, "bare", None, False, relative)
@@ -169,7 +184,7 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
             return Quantity(start, "count", 1, False, relative)
         if (
             not plural
-            and lexicon.has("demonstrative", tokens[start])
+            and "demonstrative" in classes[start]
             and lexicon.bare_noun == "none"
         ):
             # "i could use that food": the amount talked about, not all of it, where
@@ -202,20 +217,26 @@ def find_mentions(
     mentions: list[Mention] = []
     consumed: set[int] = set()
     classes = lexicon.token_classes(tokens)
-    for i, tok in enumerate(tokens):
-        item = lexicon.item_words.get(tok)
+    n = len(tokens)
+    item_words = lexicon.item_words
+    # First pass: item nouns and nouns like "items", found in one sweep (most tokens are
+    # neither).
+    nouns = [i for i, tok in enumerate(tokens) if tok in item_words or "generic" in classes[i]]
+    for i in nouns:
+        tok = tokens[i]
+        item = item_words.get(tok)
         if item is None:
-            if "generic" in classes[i]:
-                start, kind, _, _, _ = _quantity(tokens, i, lexicon)
-                vague = any(lexicon.has("vague", t) for t in tokens[max(start - 2, 0) : i])
-                if kind == "rest-item" and not vague:
-                    # "all 4 other items"
-                    mentions.append(Mention(start, i, None, "rest", explicit=True))
-                    consumed.update(range(start, i + 1))
+            start, kind, _, _, _ = _quantity(tokens, classes, i, lexicon)
+            if kind == "rest-item" and not any(
+                "vague" in word for word in classes[max(start - 2, 0) : i]
+            ):
+                # "all 4 other items"
+                mentions.append(Mention(start, i, None, "rest", explicit=True))
+                consumed.update(range(start, i + 1))
             continue
-        start, kind, count, explicit, relative = _quantity(tokens, i, lexicon)
+        start, kind, count, explicit, relative = _quantity(tokens, classes, i, lexicon)
         if tok in lexicon.weak_words and (
-            lexicon.number(tokens[start]) is None or lexicon.has("article", tokens[start])
+            lexicon.number(tokens[start]) is None or "article" in classes[start]
         ):
             continue
         following = classes[i + 1]  # the word classes of the token after the noun
@@ -239,32 +260,42 @@ def find_mentions(
         mention.singular = (
             lexicon.bare_noun == "count" and kind == "all" and not explicit and not _plural(tok)
         )
-        mention.article = lexicon.has("article", tokens[start])
+        mention.article = "article" in classes[start]
         # "1 more food", "another water": added to what the side had.
-        mention.relative = kind == "count" and (relative or lexicon.has("relative", tokens[start]))
+        mention.relative = kind == "count" and (relative or "relative" in classes[start])
         mentions.append(mention)
         consumed.update(range(start, end + 1))
+    # Second pass: the tokens it can act on (item words, for the item talked about last;
+    # numbers; "the rest", "everything", "each"), again found in one sweep.
+    numbers = lexicon.numbers
     last_item = context_item
-    for i, tok in enumerate(tokens):
+    for i in [
+        i
+        for i, tok in enumerate(tokens)
+        if tok in item_words
+        or tok in numbers
+        or tok.isdecimal()
+        or not _SECOND_PASS.isdisjoint(classes[i])
+    ]:
+        tok = tokens[i]
         if i in consumed:
-            item = lexicon.item_words.get(tok)
+            item = item_words.get(tok)
             if item is not None:
                 last_item = item
             continue
         word = classes[i]
-        # A number that may stand for the item talked about last (asked by three rules;
-        # most tokens are no number at all, which is quick to see).
+        # A number that may stand for the item talked about last (asked by three rules).
         bare_number = (
             last_item is not None
-            and (tok.isdecimal() or tok in lexicon.numbers)
+            and (tok.isdecimal() or tok in numbers)
             and _standalone_number(tok, lexicon)
         )
-        nxt = tokens[i + 1] if i + 1 < len(tokens) else "."
+        nxt = tokens[i + 1] if i + 1 < n else "."
         if "rest" in word and "rest_alone" in word:
             if not _rest_of_something_else(tokens, i, lexicon):
                 mentions.append(Mention(i, i, None, "rest", explicit=True))
         elif "everything" in word:
-            start, kind, count, _, _ = _quantity(tokens, i, lexicon)
+            start, kind, count, _, _ = _quantity(tokens, classes, i, lexicon)
             if kind == "count" and count is not None and start < i:
                 # "1 pack of everything": n of every item.
                 mentions.append(Mention(start, i, None, "each-item", count, True))
@@ -274,7 +305,7 @@ def find_mentions(
             j = i - 1
             if tokens[j] == "of" and j > 0:
                 j -= 1
-                while j > 0 and lexicon.has("filler", tokens[j]):
+                while j > 0 and "filler" in classes[j]:
                     j -= 1  # "two thirds of each", "1 pack of each"
                 value = lexicon.number(tokens[j])
                 if value is not None and j not in consumed:
@@ -284,7 +315,7 @@ def find_mentions(
         elif (
             bare_number
             and nxt == "of"
-            and i + 2 < len(tokens)
+            and i + 2 < n
             and lexicon.has("anaphor", tokens[i + 2])
         ):
             # "i am ok with you getting 2 of those": the item talked about last.
@@ -292,11 +323,7 @@ def find_mentions(
             mention.implied = True
             mentions.append(mention)
             consumed.update(range(i, i + 3))
-        elif (
-            bare_number
-            and lexicon.has("unit", nxt)
-            and (i + 2 >= len(tokens) or tokens[i + 2] != "of")
-        ):
+        elif bare_number and lexicon.has("unit", nxt) and (i + 2 >= n or tokens[i + 2] != "of"):
             # "i can do with 2 packages": units of the item talked about last.
             mention = Mention(i, i + 1, last_item, "count", lexicon.number(tok), True)
             mention.implied = True
