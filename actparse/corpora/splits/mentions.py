@@ -4,8 +4,9 @@
 hats", "all 3 waters", "the book", "a lot of water"), "the rest", "everything", "one of
 each", and numbers standing for the item talked about last ("you can have 2"). Which
 side each mention is on is step 3 (:mod:`actparse.corpora.splits.sides`); the helpers
-here that tell a pronoun's side (:func:`person`) and a written count (:func:`counted`)
-serve both steps.
+here that tell a written count (:func:`counted`) and whether two mentions form one list
+(:func:`conjoined`) serve both steps, and so does :func:`person` (the side a pronoun
+names), from :mod:`actparse.corpora.splits.words` (it is named here too).
 """
 
 from __future__ import annotations
@@ -17,13 +18,19 @@ from typing import NamedTuple
 
 from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.splits.tokens import EXCHANGE_FOR
+from actparse.corpora.splits.words import (
+    EITHER,
+    OTHER,
+    SELF,
+    message_classes,
+    per_lexicon,
+    person,
+)
 
 __all__ = [
     "EITHER",
     "OTHER",
-    "PRONOUNS",
     "SELF",
-    "SUBJECT_PRONOUNS",
     "Mention",
     "Quantity",
     "conjoined",
@@ -32,22 +39,23 @@ __all__ = [
     "person",
 ]
 
-#: Sides of a split, relative to the writer of a message.
-SELF = 0
-OTHER = 1
-#: Either side (a reference to "the original deal" that does not say whose).
-EITHER = -1
 _SIDE_NAMES = {SELF: "self", OTHER: "other"}
-
-#: The word classes of the words :func:`person` gives a side as an object or with
-#: nothing after them: every pronoun ("me" counts as an object, "we" alone is the writer).
-#: A scan that already has a token's classes tests them instead of calling it.
-PRONOUNS = frozenset({"other", "self", "self_object", "we"})
-#: The same as a subject with nothing after it: "me" there is no subject.
-SUBJECT_PRONOUNS = frozenset({"other", "self", "we"})
 #: The word classes :func:`find_mentions` acts on in its second pass besides numbers and
 #: item words ("the rest", "everything", "one of each").
 _SECOND_PASS = frozenset({"rest", "everything", "each"})
+
+
+def _noun_words(lexicon: SplitLexicon) -> frozenset[str]:
+    """The words the first pass of :func:`find_mentions` starts a mention at: item words
+    and nouns like "items"."""
+    return frozenset(lexicon.item_words) | lexicon.words["generic"]
+
+
+def _second_pass_words(lexicon: SplitLexicon) -> frozenset[str]:
+    """The words besides digits the second pass of :func:`find_mentions` acts on: item
+    words (for the item talked about last), number words, and its classes' words."""
+    acting = (word for word, found in lexicon.classes.items() if not _SECOND_PASS.isdisjoint(found))
+    return frozenset(lexicon.item_words) | frozenset(lexicon.numbers) | frozenset(acting)
 
 
 @dataclass
@@ -182,11 +190,7 @@ def _quantity(
         if single_unit:
             # "the package of food" is one package.
             return Quantity(start, "count", 1, False, relative)
-        if (
-            not plural
-            and "demonstrative" in classes[start]
-            and lexicon.bare_noun == "none"
-        ):
+        if not plural and "demonstrative" in classes[start] and lexicon.bare_noun == "none":
             # "i could use that food": the amount talked about, not all of it, where
             # items are amounts (a bare noun is a preference); "that hat" names the hat.
             return Quantity(start, "bare", None, False, relative)
@@ -216,13 +220,13 @@ def find_mentions(
     """
     mentions: list[Mention] = []
     consumed: set[int] = set()
-    classes = lexicon.token_classes(tokens)
+    classes = message_classes(tokens, lexicon)
     n = len(tokens)
     item_words = lexicon.item_words
     # First pass: item nouns and nouns like "items", found in one sweep (most tokens are
     # neither).
-    nouns = [i for i, tok in enumerate(tokens) if tok in item_words or "generic" in classes[i]]
-    for i in nouns:
+    noun_words = per_lexicon(lexicon, _noun_words)
+    for i in [i for i, tok in enumerate(tokens) if tok in noun_words]:
         tok = tokens[i]
         item = item_words.get(tok)
         if item is None:
@@ -268,15 +272,9 @@ def find_mentions(
     # Second pass: the tokens it can act on (item words, for the item talked about last;
     # numbers; "the rest", "everything", "each"), again found in one sweep.
     numbers = lexicon.numbers
+    second_pass_words = per_lexicon(lexicon, _second_pass_words)
     last_item = context_item
-    for i in [
-        i
-        for i, tok in enumerate(tokens)
-        if tok in item_words
-        or tok in numbers
-        or tok.isdecimal()
-        or not _SECOND_PASS.isdisjoint(classes[i])
-    ]:
+    for i in [i for i, tok in enumerate(tokens) if tok in second_pass_words or tok.isdecimal()]:
         tok = tokens[i]
         if i in consumed:
             item = item_words.get(tok)
@@ -312,12 +310,7 @@ def find_mentions(
                     # "one of each": n of every item.
                     mentions.append(Mention(j, i, None, "each-item", value, True))
                     consumed.update(range(j, i + 1))
-        elif (
-            bare_number
-            and nxt == "of"
-            and i + 2 < n
-            and lexicon.has("anaphor", tokens[i + 2])
-        ):
+        elif bare_number and nxt == "of" and i + 2 < n and lexicon.has("anaphor", tokens[i + 2]):
             # "i am ok with you getting 2 of those": the item talked about last.
             mention = Mention(i, i + 2, last_item, "count", lexicon.number(tok), True)
             mention.implied = True
@@ -461,36 +454,6 @@ def _spread_quantities(
             continue
         if lexicon.has("each", nxt) or not lexicon.words["each"].isdisjoint(lead):
             m.both = True
-
-
-def person(token: str, lexicon: SplitLexicon, subject: bool, nxt: str = "") -> int | None:
-    """The side a pronoun names: "i"/"you" anywhere; "me" only where an object counts
-    or before a verb of having ("me getting 2 food"); "we" unless both sides are meant
-    ("we each", "we both", "we split")."""
-    classes = lexicon.classes_of(token)
-    if "other" in classes:
-        return OTHER
-    if "self" in classes:
-        return SELF
-    if "self_object" not in classes and "we" not in classes:
-        return None  # the rules below tell the sides of "me" and "we"
-    ahead = nxt.split()
-    first = ahead[0] if ahead else ""
-    if "self_object" in classes and (
-        not subject or any(lexicon.has("possess", t) for t in ahead) or _lists_after(first, lexicon)
-    ):
-        return SELF
-    if "we" in classes and not any(
-        lexicon.has("each", t) or lexicon.has("all", t) or lexicon.has("half", t)
-        for t in nxt.split()
-    ):
-        return SELF
-    return None
-
-
-def _lists_after(token: str, lexicon: SplitLexicon) -> bool:
-    """ "me: 3 water", "me - 3 water", "me 3 water": a pronoun heading a list."""
-    return token in (":", "-", "=") or lexicon.number(token) is not None
 
 
 def counted(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> bool:

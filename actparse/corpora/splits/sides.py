@@ -15,15 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from actparse.corpora.splits.lexicon import SplitLexicon
-from actparse.corpora.splits.mentions import (
-    OTHER,
-    PRONOUNS,
-    SELF,
-    SUBJECT_PRONOUNS,
-    Mention,
-    counted,
-    person,
-)
+from actparse.corpora.splits.mentions import Mention, counted
 from actparse.corpora.splits.relations import (
     apply_exceptions,
     apply_exchanges,
@@ -34,6 +26,15 @@ from actparse.corpora.splits.relations import (
     drop_value_statements,
     fill_elliptic_lists,
     settle_modal_offers,
+)
+from actparse.corpora.splits.words import (
+    OTHER,
+    PRONOUNS,
+    SELF,
+    SUBJECT_PRONOUNS,
+    message_classes,
+    per_lexicon,
+    person,
 )
 
 __all__ = ["assign_sides"]
@@ -70,6 +71,12 @@ _SCANNED = frozenset(
         "possess",
     }
 )
+
+
+def _scanned_words(lexicon: SplitLexicon) -> frozenset[str]:
+    """The words :func:`assign_sides` acts on at the token it stands on."""
+    acting = (word for word, found in lexicon.classes.items() if not _SCANNED.isdisjoint(found))
+    return frozenset(acting) | {"to"}
 
 
 @dataclass
@@ -162,16 +169,13 @@ def assign_sides(
     n = len(tokens)
     # The word classes of each token, looked up once: ``word``, ``before`` and ``after``
     # are those of ``tok``, ``prev`` and ``nxt``.
-    classes = lexicon.token_classes(tokens)
+    classes = message_classes(tokens, lexicon)
     start_classes = lexicon.classes_of(".")
     claims_need_verb = lexicon.claims_need_verb
     # The tokens that can change the state of the clause, in order: a third or more of a
     # message (nouns, articles, fillers) only ever matters as a neighbour.
-    visits = [
-        i
-        for i in range(n)
-        if not _SCANNED.isdisjoint(classes[i]) or i in by_start or tokens[i] == "to"
-    ]
+    scanned = per_lexicon(lexicon, _scanned_words)
+    visits = [i for i, tok in enumerate(tokens) if tok in scanned or i in by_start]
     negation_at = -10
     skip_until = -1
     giving_reasons = False
