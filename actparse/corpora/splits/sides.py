@@ -73,6 +73,10 @@ _SCANNED = frozenset(
 )
 
 
+#: Of :data:`_SCANNED`, the classes the rules after the boundary of a clause act on.
+_CLAUSE_CLASSES = _SCANNED - {"reason", "sentence_end", "boundary"}
+
+
 def _scanned_words(lexicon: SplitLexicon) -> frozenset[str]:
     """The words :func:`assign_sides` acts on at the token it stands on."""
     acting = (word for word, found in lexicon.classes.items() if not _SCANNED.isdisjoint(found))
@@ -229,6 +233,8 @@ def assign_sides(
             if "conjunction" not in word or tok == ",":
                 # "i don't need the water, just the firewood"
                 clause.negated = False
+            if _CLAUSE_CLASSES.isdisjoint(word) and tok != "to":
+                continue  # "and", ",": a fifth of the tokens visited; no rule below acts on them
         if tok == "to" and _opens_purpose(tokens, classes, i + 1, lexicon):
             clause.purpose = True
             continue
