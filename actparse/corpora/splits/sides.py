@@ -71,8 +71,6 @@ _SCANNED = frozenset(
         "possess",
     }
 )
-
-
 #: Of :data:`_SCANNED`, the classes the rules after the boundary of a clause act on.
 _CLAUSE_CLASSES = _SCANNED - {"reason", "sentence_end", "boundary"}
 
@@ -176,7 +174,7 @@ def assign_sides(
     classes = message_classes(tokens, lexicon)
     start_classes = lexicon.classes_of(".")
     claims_need_verb = lexicon.claims_need_verb
-    # The tokens that can change the state of the clause, in order: a third or more of a
+    # The tokens that can change the state of the clause, in order: about half of a
     # message (nouns, articles, fillers) only ever matters as a neighbour.
     scanned = per_lexicon(lexicon, _scanned_words)
     visits = [i for i, tok in enumerate(tokens) if tok in scanned or i in by_start]
@@ -187,7 +185,6 @@ def assign_sides(
         if i <= skip_until:
             continue
         tok = tokens[i]
-        prev = tokens[i - 1] if i > 0 else "."
         word = classes[i]
         after = classes[i + 1]
         if "reason" in word:
@@ -224,10 +221,10 @@ def assign_sides(
                     mention.both = True
             skip_until = mention.end
             continue
-        before = classes[i - 1] if i > 0 else start_classes
         if "sentence_end" in word:
             clause.reset()
             continue
+        before = classes[i - 1] if i > 0 else start_classes
         if "boundary" in word:
             clause.purpose = False
             if "conjunction" not in word or tok == ",":
@@ -238,6 +235,7 @@ def assign_sides(
         if tok == "to" and _opens_purpose(tokens, classes, i + 1, lexicon):
             clause.purpose = True
             continue
+        prev = tokens[i - 1] if i > 0 else "."
         after_give = "give" in before or (prev == "to" and i > 1 and "give" in classes[i - 2])
         after_source = "source" in before
         # "with me taking the firewood": a pronoun before a verb of having is its subject.
