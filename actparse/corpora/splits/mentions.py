@@ -414,7 +414,9 @@ def _spread_quantities(
     # Mentions a count before them in their list reached.
     spread: set[int] = set()
     for before, after in itertools.pairwise(mentions):
-        if not conjoined(tokens, before, after, lexicon) or after.start != after.end:
+        # A one-token mention first: most mentions after a list's first are longer ("2
+        # water"), and that test is cheaper than the gap's.
+        if after.start != after.end or not conjoined(tokens, before, after, lexicon):
             continue
         # "split the balls and hats", "all the food and water": the quantity reaches the
         # bare noun after it.
@@ -442,6 +444,7 @@ def _spread_quantities(
             # list counts it too (count-spreads-over-the-list).
             after.kind, after.count, after.explicit = "count", before.count, True
             spread.add(id(after))
+    each = lexicon.words["each"]
     for m in mentions:
         if m.item is None or m.kind != "count":
             continue
@@ -450,9 +453,9 @@ def _spread_quantities(
         # "one ball each", "we each get 1"; but "each" after a list one count spreads
         # over runs over its items ("2 packages of firewood and water each")
         # (each-over-the-list).
-        if lexicon.has("each", nxt) and id(m) in spread:
+        if nxt in each and id(m) in spread:
             continue
-        if lexicon.has("each", nxt) or not lexicon.words["each"].isdisjoint(lead):
+        if nxt in each or not each.isdisjoint(lead):
             m.both = True
 
 
