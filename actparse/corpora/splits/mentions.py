@@ -12,6 +12,7 @@ names), from :mod:`actparse.corpora.splits.words` (it is named here too).
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -45,17 +46,23 @@ _SIDE_NAMES = {SELF: "self", OTHER: "other"}
 _SECOND_PASS = frozenset({"rest", "everything", "each"})
 
 
-def _noun_words(lexicon: SplitLexicon) -> frozenset[str]:
-    """The words the first pass of :func:`find_mentions` starts a mention at: item words
-    and nouns like "items"."""
-    return frozenset(lexicon.item_words) | lexicon.words["generic"]
+class _PassWords(NamedTuple):
+    """The words each pass of :func:`find_mentions` acts on: a token outside them is
+    only ever read as a neighbour."""
+
+    #: Where the first pass starts a mention: item words and nouns like "items".
+    nouns: frozenset[str]
+    #: Besides digits, what the second pass acts on: item words (for the item talked
+    #: about last), number words, and the words of :data:`_SECOND_PASS`.
+    second: frozenset[str]
 
 
-def _second_pass_words(lexicon: SplitLexicon) -> frozenset[str]:
-    """The words besides digits the second pass of :func:`find_mentions` acts on: item
-    words (for the item talked about last), number words, and its classes' words."""
+def _pass_words(lexicon: SplitLexicon) -> _PassWords:
+    items = frozenset(lexicon.item_words)
     acting = (word for word, found in lexicon.classes.items() if not _SECOND_PASS.isdisjoint(found))
-    return frozenset(lexicon.item_words) | frozenset(lexicon.numbers) | frozenset(acting)
+    return _PassWords(
+        items | lexicon.words["generic"], items | frozenset(lexicon.numbers) | frozenset(acting)
+    )
 
 
 @dataclass
@@ -105,6 +112,10 @@ class Mention:
         return f"{self.kind}{count}:{what}->{side}({self.why})"
 
 
+#: A mention's first token (the order of a message's mentions).
+_start = operator.attrgetter("start")
+
+
 class Quantity(NamedTuple):
     """The quantity written before an item noun."""
 
@@ -125,7 +136,6 @@ def _quantity(
     """Look back from an item noun (or a noun like "items") for its quantity;
     ``classes`` are the word classes of ``tokens``."""
     relative = False
-    plural = _plural(tokens[noun])
     j = noun - 1
     start = noun
     determiner = False
@@ -151,7 +161,7 @@ def _quantity(
         tok = tokens[j]
         word = classes[j]
         value = lexicon.number(tok)
-        if tok == "to" and j == noun - 1 and plural:
+        if tok == "to" and j == noun - 1 and _plural(tokens[noun]):
             # "i need to hats": "two" typed as it sounds (to-for-two); "to" is never
             # right before a bare plural item otherwise.
             value = 2
@@ -186,6 +196,7 @@ def _quantity(
             return Quantity(j, "majority", None, True, relative)
     if vague:
         return Quantity(start, "bare", None, False, relative)
+    plural = _plural(tokens[noun])
     if determiner:
         if single_unit:
             # "the package of food" is one package.
@@ -225,8 +236,8 @@ def find_mentions(
     item_words = lexicon.item_words
     # First pass: item nouns and nouns like "items", found in one sweep (most tokens are
     # neither).
-    noun_words = per_lexicon(lexicon, _noun_words)
-    for i in [i for i, tok in enumerate(tokens) if tok in noun_words]:
+    pass_words = per_lexicon(lexicon, _pass_words)
+    for i in [i for i, tok in enumerate(tokens) if tok in pass_words.nouns]:
         tok = tokens[i]
         item = item_words.get(tok)
         if item is None:
@@ -272,7 +283,8 @@ def find_mentions(
     # Second pass: the tokens it can act on (item words, for the item talked about last;
     # numbers; "the rest", "everything", "each"), again found in one sweep.
     numbers = lexicon.numbers
-    second_pass_words = per_lexicon(lexicon, _second_pass_words)
+    second_pass_words = pass_words.second
+    saw_every = False
     last_item = context_item
     for i in [i for i, tok in enumerate(tokens) if tok in second_pass_words or tok.isdecimal()]:
         tok = tokens[i]
@@ -299,6 +311,7 @@ def find_mentions(
                 mentions.append(Mention(start, i, None, "each-item", count, True))
             else:
                 mentions.append(Mention(i, i, None, "every", explicit=True))
+                saw_every = True
         elif "each" in word and i > 0:
             j = i - 1
             if tokens[j] == "of" and j > 0:
@@ -346,12 +359,12 @@ def find_mentions(
             mention.implied = True
             mentions.append(mention)
             consumed.add(i)
-    mentions.sort(key=lambda m: m.start)
+    mentions.sort(key=_start)
     # "everything" next to named items is their complement ("you get everything").
-    named = any(m.item is not None for m in mentions)
-    for m in mentions:
-        if m.kind == "every" and named:
-            m.kind = "rest"
+    if saw_every and any(m.item is not None for m in mentions):
+        for m in mentions:
+            if m.kind == "every":
+                m.kind = "rest"
     _spread_quantities(tokens, mentions, lexicon)
     return mentions
 
