@@ -4,19 +4,29 @@
 hats", "all 3 waters", "the book", "a lot of water"), "the rest", "everything", "one of
 each", and numbers standing for the item talked about last ("you can have 2"). Which
 side each mention is on is step 3 (:mod:`actparse.corpora.splits.sides`); the helpers
-here that tell a pronoun's side (:func:`person`) and a written count (:func:`counted`)
-serve both steps.
+here that tell a written count (:func:`counted`) and whether two mentions form one list
+(:func:`conjoined`) serve both steps, and so does :func:`person` (the side a pronoun
+names), from :mod:`actparse.corpora.splits.words` (it is named here too).
 """
 
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.splits.tokens import EXCHANGE_FOR
+from actparse.corpora.splits.words import (
+    EITHER,
+    OTHER,
+    SELF,
+    message_classes,
+    per_lexicon,
+    person,
+)
 
 __all__ = [
     "EITHER",
@@ -30,12 +40,29 @@ __all__ = [
     "person",
 ]
 
-#: Sides of a split, relative to the writer of a message.
-SELF = 0
-OTHER = 1
-#: Either side (a reference to "the original deal" that does not say whose).
-EITHER = -1
 _SIDE_NAMES = {SELF: "self", OTHER: "other"}
+#: The word classes :func:`find_mentions` acts on in its second pass besides numbers and
+#: item words ("the rest", "everything", "one of each").
+_SECOND_PASS = frozenset({"rest", "everything", "each"})
+
+
+class _PassWords(NamedTuple):
+    """The words each pass of :func:`find_mentions` acts on: a token outside them is
+    only ever read as a neighbour."""
+
+    #: Where the first pass starts a mention: item words and nouns like "items".
+    nouns: frozenset[str]
+    #: Besides digits, what the second pass acts on: item words (for the item talked
+    #: about last), number words, and the words of :data:`_SECOND_PASS`.
+    second: frozenset[str]
+
+
+def _pass_words(lexicon: SplitLexicon) -> _PassWords:
+    items = frozenset(lexicon.item_words)
+    acting = (word for word, found in lexicon.classes.items() if not _SECOND_PASS.isdisjoint(found))
+    return _PassWords(
+        items | lexicon.words["generic"], items | frozenset(lexicon.numbers) | frozenset(acting)
+    )
 
 
 @dataclass
@@ -85,6 +112,10 @@ class Mention:
         return f"{self.kind}{count}:{what}->{side}({self.why})"
 
 
+#: A mention's first token (the order of a message's mentions).
+_start = operator.attrgetter("start")
+
+
 class Quantity(NamedTuple):
     """The quantity written before an item noun."""
 
@@ -99,10 +130,12 @@ class Quantity(NamedTuple):
     relative: bool = False
 
 
-def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quantity:
-    """Look back from an item noun (or a noun like "items") for its quantity."""
+def _quantity(
+    tokens: Sequence[str], classes: Sequence[frozenset[str]], noun: int, lexicon: SplitLexicon
+) -> Quantity:
+    """Look back from an item noun (or a noun like "items") for its quantity;
+    ``classes`` are the word classes of ``tokens``."""
     relative = False
-    plural = _plural(tokens[noun])
     j = noun - 1
     start = noun
     determiner = False
@@ -111,8 +144,7 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
     measure = False
     single_unit = False
     while j >= 0:
-        tok = tokens[j]
-        word = lexicon.classes_of(tok)
+        word = classes[j]
         if "determiner" in word:
             determiner = True
         elif "vague" in word:
@@ -121,14 +153,15 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
             relative = relative or "relative" in word
         elif "filler" not in word:
             break
-        if "unit" in word and not tok.endswith("s"):
+        if "unit" in word and not tokens[j].endswith("s"):
             single_unit = True
         start = j
         j -= 1
     if j >= 0:
         tok = tokens[j]
+        word = classes[j]
         value = lexicon.number(tok)
-        if tok == "to" and j == noun - 1 and plural:
+        if tok == "to" and j == noun - 1 and _plural(tokens[noun]):
             # "i need to hats": "two" typed as it sounds (to-for-two); "to" is never
             # right before a bare plural item otherwise.
             value = 2
@@ -138,7 +171,7 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
         if (
             value is not None
             and j >= 3
-            and lexicon.has("determiner", tokens[j - 1])
+            and "determiner" in classes[j - 1]
             and tokens[j - 2] == "of"
             and lexicon.number(tokens[j - 3]) is not None
         ):
@@ -147,31 +180,28 @@ def _quantity(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> Quanti
         if value is not None:
             # "a lot of water": the article belongs to the vague word; "an extra food" is
             # one (an-extra-is-one).
-            if measure and lexicon.has("article", tok):
+            if measure and "article" in word:
                 return Quantity(start, "bare", None, False, relative)
             # "all 3 waters", "all 2 firewood": the number counts them.
-            if j > 0 and lexicon.has("all", tokens[j - 1]):
+            if j > 0 and "all" in classes[j - 1]:
                 return Quantity(j - 1, "count", value, True, relative)
             return Quantity(j, "count", value, True, relative)
-        if lexicon.has("all", tok):
+        if "all" in word:
             return Quantity(j, "all", None, True, relative)
-        if lexicon.has("rest", tok):
+        if "rest" in word:
             return Quantity(j, "rest-item", None, True, relative)
-        if lexicon.has("half", tok):
+        if "half" in word:
             return Quantity(j, "half", None, True, relative)
-        if lexicon.has("majority", tok):
+        if "majority" in word:
             return Quantity(j, "majority", None, True, relative)
     if vague:
         return Quantity(start, "bare", None, False, relative)
+    plural = _plural(tokens[noun])
     if determiner:
         if single_unit:
             # "the package of food" is one package.
             return Quantity(start, "count", 1, False, relative)
-        if (
-            not plural
-            and lexicon.has("demonstrative", tokens[start])
-            and lexicon.bare_noun == "none"
-        ):
+        if not plural and "demonstrative" in classes[start] and lexicon.bare_noun == "none":
             # "i could use that food": the amount talked about, not all of it, where
             # items are amounts (a bare noun is a preference); "that hat" names the hat.
             return Quantity(start, "bare", None, False, relative)
@@ -201,21 +231,27 @@ def find_mentions(
     """
     mentions: list[Mention] = []
     consumed: set[int] = set()
-    classes = lexicon.token_classes(tokens)
-    for i, tok in enumerate(tokens):
-        item = lexicon.item_words.get(tok)
+    classes = message_classes(tokens, lexicon)
+    n = len(tokens)
+    item_words = lexicon.item_words
+    # First pass: item nouns and nouns like "items", found in one sweep (most tokens are
+    # neither).
+    pass_words = per_lexicon(lexicon, _pass_words)
+    for i in [i for i, tok in enumerate(tokens) if tok in pass_words.nouns]:
+        tok = tokens[i]
+        item = item_words.get(tok)
         if item is None:
-            if "generic" in classes[i]:
-                start, kind, _, _, _ = _quantity(tokens, i, lexicon)
-                vague = any(lexicon.has("vague", t) for t in tokens[max(start - 2, 0) : i])
-                if kind == "rest-item" and not vague:
-                    # "all 4 other items"
-                    mentions.append(Mention(start, i, None, "rest", explicit=True))
-                    consumed.update(range(start, i + 1))
+            start, kind, _, _, _ = _quantity(tokens, classes, i, lexicon)
+            if kind == "rest-item" and not any(
+                "vague" in word for word in classes[max(start - 2, 0) : i]
+            ):
+                # "all 4 other items"
+                mentions.append(Mention(start, i, None, "rest", explicit=True))
+                consumed.update(range(start, i + 1))
             continue
-        start, kind, count, explicit, relative = _quantity(tokens, i, lexicon)
+        start, kind, count, explicit, relative = _quantity(tokens, classes, i, lexicon)
         if tok in lexicon.weak_words and (
-            lexicon.number(tokens[start]) is None or lexicon.has("article", tokens[start])
+            lexicon.number(tokens[start]) is None or "article" in classes[start]
         ):
             continue
         following = classes[i + 1]  # the word classes of the token after the noun
@@ -239,64 +275,61 @@ def find_mentions(
         mention.singular = (
             lexicon.bare_noun == "count" and kind == "all" and not explicit and not _plural(tok)
         )
-        mention.article = lexicon.has("article", tokens[start])
+        mention.article = "article" in classes[start]
         # "1 more food", "another water": added to what the side had.
-        mention.relative = kind == "count" and (relative or lexicon.has("relative", tokens[start]))
+        mention.relative = kind == "count" and (relative or "relative" in classes[start])
         mentions.append(mention)
         consumed.update(range(start, end + 1))
+    # Second pass: the tokens it can act on (item words, for the item talked about last;
+    # numbers; "the rest", "everything", "each"), again found in one sweep.
+    numbers = lexicon.numbers
+    second_pass_words = pass_words.second
+    saw_every = False
     last_item = context_item
-    for i, tok in enumerate(tokens):
+    for i in [i for i, tok in enumerate(tokens) if tok in second_pass_words or tok.isdecimal()]:
+        tok = tokens[i]
         if i in consumed:
-            item = lexicon.item_words.get(tok)
+            item = item_words.get(tok)
             if item is not None:
                 last_item = item
             continue
         word = classes[i]
-        # A number that may stand for the item talked about last (asked by three rules;
-        # most tokens are no number at all, which is quick to see).
+        # A number that may stand for the item talked about last (asked by three rules).
         bare_number = (
             last_item is not None
-            and (tok.isdecimal() or tok in lexicon.numbers)
+            and (tok.isdecimal() or tok in numbers)
             and _standalone_number(tok, lexicon)
         )
-        nxt = tokens[i + 1] if i + 1 < len(tokens) else "."
+        nxt = tokens[i + 1] if i + 1 < n else "."
         if "rest" in word and "rest_alone" in word:
             if not _rest_of_something_else(tokens, i, lexicon):
                 mentions.append(Mention(i, i, None, "rest", explicit=True))
         elif "everything" in word:
-            start, kind, count, _, _ = _quantity(tokens, i, lexicon)
+            start, kind, count, _, _ = _quantity(tokens, classes, i, lexicon)
             if kind == "count" and count is not None and start < i:
                 # "1 pack of everything": n of every item.
                 mentions.append(Mention(start, i, None, "each-item", count, True))
             else:
                 mentions.append(Mention(i, i, None, "every", explicit=True))
+                saw_every = True
         elif "each" in word and i > 0:
             j = i - 1
             if tokens[j] == "of" and j > 0:
                 j -= 1
-                while j > 0 and lexicon.has("filler", tokens[j]):
+                while j > 0 and "filler" in classes[j]:
                     j -= 1  # "two thirds of each", "1 pack of each"
                 value = lexicon.number(tokens[j])
                 if value is not None and j not in consumed:
                     # "one of each": n of every item.
                     mentions.append(Mention(j, i, None, "each-item", value, True))
                     consumed.update(range(j, i + 1))
-        elif (
-            bare_number
-            and nxt == "of"
-            and i + 2 < len(tokens)
-            and lexicon.has("anaphor", tokens[i + 2])
-        ):
+        elif bare_number and nxt == "of" and i + 2 < n and lexicon.has("anaphor", tokens[i + 2]):
             # "i am ok with you getting 2 of those": the item talked about last.
             mention = Mention(i, i + 2, last_item, "count", lexicon.number(tok), True)
             mention.implied = True
             mentions.append(mention)
             consumed.update(range(i, i + 3))
-        elif (
-            bare_number
-            and lexicon.has("unit", nxt)
-            and (i + 2 >= len(tokens) or tokens[i + 2] != "of")
-        ):
+        elif bare_number and lexicon.has("unit", nxt) and (i + 2 >= n or tokens[i + 2] != "of"):
             # "i can do with 2 packages": units of the item talked about last.
             mention = Mention(i, i + 1, last_item, "count", lexicon.number(tok), True)
             mention.implied = True
@@ -326,12 +359,12 @@ def find_mentions(
             mention.implied = True
             mentions.append(mention)
             consumed.add(i)
-    mentions.sort(key=lambda m: m.start)
+    mentions.sort(key=_start)
     # "everything" next to named items is their complement ("you get everything").
-    named = any(m.item is not None for m in mentions)
-    for m in mentions:
-        if m.kind == "every" and named:
-            m.kind = "rest"
+    if saw_every and any(m.item is not None for m in mentions):
+        for m in mentions:
+            if m.kind == "every":
+                m.kind = "rest"
     _spread_quantities(tokens, mentions, lexicon)
     return mentions
 
@@ -394,7 +427,9 @@ def _spread_quantities(
     # Mentions a count before them in their list reached.
     spread: set[int] = set()
     for before, after in itertools.pairwise(mentions):
-        if not conjoined(tokens, before, after, lexicon) or after.start != after.end:
+        # A one-token mention first: most mentions after a list's first are longer ("2
+        # water"), and that test is cheaper than the gap's.
+        if after.start != after.end or not conjoined(tokens, before, after, lexicon):
             continue
         # "split the balls and hats", "all the food and water": the quantity reaches the
         # bare noun after it.
@@ -422,6 +457,7 @@ def _spread_quantities(
             # list counts it too (count-spreads-over-the-list).
             after.kind, after.count, after.explicit = "count", before.count, True
             spread.add(id(after))
+    each = lexicon.words["each"]
     for m in mentions:
         if m.item is None or m.kind != "count":
             continue
@@ -430,40 +466,10 @@ def _spread_quantities(
         # "one ball each", "we each get 1"; but "each" after a list one count spreads
         # over runs over its items ("2 packages of firewood and water each")
         # (each-over-the-list).
-        if lexicon.has("each", nxt) and id(m) in spread:
+        if nxt in each and id(m) in spread:
             continue
-        if lexicon.has("each", nxt) or not lexicon.words["each"].isdisjoint(lead):
+        if nxt in each or not each.isdisjoint(lead):
             m.both = True
-
-
-def person(token: str, lexicon: SplitLexicon, subject: bool, nxt: str = "") -> int | None:
-    """The side a pronoun names: "i"/"you" anywhere; "me" only where an object counts
-    or before a verb of having ("me getting 2 food"); "we" unless both sides are meant
-    ("we each", "we both", "we split")."""
-    classes = lexicon.classes_of(token)
-    if "other" in classes:
-        return OTHER
-    if "self" in classes:
-        return SELF
-    if "self_object" not in classes and "we" not in classes:
-        return None  # the rules below tell the sides of "me" and "we"
-    ahead = nxt.split()
-    first = ahead[0] if ahead else ""
-    if "self_object" in classes and (
-        not subject or any(lexicon.has("possess", t) for t in ahead) or _lists_after(first, lexicon)
-    ):
-        return SELF
-    if "we" in classes and not any(
-        lexicon.has("each", t) or lexicon.has("all", t) or lexicon.has("half", t)
-        for t in nxt.split()
-    ):
-        return SELF
-    return None
-
-
-def _lists_after(token: str, lexicon: SplitLexicon) -> bool:
-    """ "me: 3 water", "me - 3 water", "me 3 water": a pronoun heading a list."""
-    return token in (":", "-", "=") or lexicon.number(token) is not None
 
 
 def counted(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> bool:

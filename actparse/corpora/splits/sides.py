@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from actparse.corpora.splits.lexicon import SplitLexicon
-from actparse.corpora.splits.mentions import OTHER, SELF, Mention, counted, person
+from actparse.corpora.splits.mentions import Mention, counted
 from actparse.corpora.splits.relations import (
     apply_exceptions,
     apply_exchanges,
@@ -27,19 +27,58 @@ from actparse.corpora.splits.relations import (
     fill_elliptic_lists,
     settle_modal_offers,
 )
+from actparse.corpora.splits.words import (
+    OTHER,
+    PRONOUNS,
+    SELF,
+    SUBJECT_PRONOUNS,
+    message_classes,
+    per_lexicon,
+    person,
+)
 
 __all__ = ["assign_sides"]
 
 #: How many tokens a negation reaches forward to the verb it negates.
 _NEGATION_REACH = 2
-#: The word classes of the pronouns :func:`person` gives a side.
-_PRONOUNS = frozenset({"other", "self", "self_object", "we"})
 #: Words :func:`_offered` looks over: "have all the", "take the".
 _DETERMINERS = frozenset({"determiner", "all"})
 #: Verbs of having or giving.
 _HAVE_OR_GIVE = frozenset({"possess", "give", "imperative"})
 #: Words after "to" that do not start a clause of purpose ("to have", "to the").
 _NO_PURPOSE = frozenset({"possess", "imperative", "give", "determiner", "boundary", "all"})
+#: The word classes :func:`assign_sides` acts on at the token it stands on; a token in
+#: none of them (and not "to" or a mention) leaves the clause as it was, so the scan
+#: skips it. It is still read as the word before or after its neighbours.
+_SCANNED = frozenset(
+    {
+        "reason",
+        "sentence_end",
+        "boundary",
+        *PRONOUNS,
+        "mine",
+        "yours",
+        "third_person",
+        "my",
+        "your",
+        "deal_noun",
+        "thanks",
+        "negation",
+        "opinion",
+        "give",
+        "give_after_modal",
+        "imperative",
+        "possess",
+    }
+)
+#: Of :data:`_SCANNED`, the classes the rules after the boundary of a clause act on.
+_CLAUSE_CLASSES = _SCANNED - {"reason", "sentence_end", "boundary"}
+
+
+def _scanned_words(lexicon: SplitLexicon) -> frozenset[str]:
+    """The words :func:`assign_sides` acts on at the token it stands on."""
+    acting = (word for word, found in lexicon.classes.items() if not _SCANNED.isdisjoint(found))
+    return frozenset(acting) | {"to"}
 
 
 @dataclass
@@ -91,18 +130,15 @@ class _Clause:
         return self.why + give + ("+not" if self.negated else "")
 
 
-def _offered(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
-    """The word before position ``i`` is a verb of having or giving, or its recipient."""
+def _offered(classes: Sequence[frozenset[str]], i: int) -> bool:
+    """The word before position ``i`` is a verb of having or giving, or its recipient
+    (``classes``: the word classes of the message's tokens)."""
     j = i - 1
-    while j >= 0 and not _DETERMINERS.isdisjoint(lexicon.classes_of(tokens[j])):
+    while j >= 0 and not _DETERMINERS.isdisjoint(classes[j]):
         j -= 1
     if j < 0:
         return False
-    prev = tokens[j]
-    return (
-        not _HAVE_OR_GIVE.isdisjoint(lexicon.classes_of(prev))
-        or person(prev, lexicon, subject=False) is not None
-    )
+    return not _HAVE_OR_GIVE.isdisjoint(classes[j]) or not PRONOUNS.isdisjoint(classes[j])
 
 
 def assign_sides(
@@ -135,22 +171,28 @@ def assign_sides(
     n = len(tokens)
     # The word classes of each token, looked up once: ``word``, ``before`` and ``after``
     # are those of ``tok``, ``prev`` and ``nxt``.
-    classes = lexicon.token_classes(tokens)
+    classes = message_classes(tokens, lexicon)
     start_classes = lexicon.classes_of(".")
+    claims_need_verb = lexicon.claims_need_verb
+    # The tokens that can change the state of the clause, in order: about half of a
+    # message (nouns, articles, fillers) only ever matters as a neighbour.
+    scanned = per_lexicon(lexicon, _scanned_words)
+    visits = [i for i, tok in enumerate(tokens) if tok in scanned or i in by_start]
     negation_at = -10
     skip_until = -1
     giving_reasons = False
-    for i, tok in enumerate(tokens):
+    for i in visits:
         if i <= skip_until:
             continue
-        prev = tokens[i - 1] if i > 0 else "."
+        tok = tokens[i]
         word = classes[i]
+        after = classes[i + 1]
         if "reason" in word:
             giving_reasons = True
         elif "sentence_end" in word or (
             # "since you need water , i get 3 food": a new subject after a comma ends
             # the clause of reason.
-            tok == "," and i + 1 < n and person(tokens[i + 1], lexicon, subject=True) is not None
+            tok == "," and i + 1 < n and not SUBJECT_PRONOUNS.isdisjoint(after)
         ):
             giving_reasons = False
         mention = by_start.get(i)
@@ -162,13 +204,13 @@ def assign_sides(
             # for the 2 water", not "thank you for the firewood, so i can keep warm":
             # thanks-count-like-a-subject).
             if (
-                lexicon.claims_need_verb
+                claims_need_verb
                 and clause.why in ("subject", "thanks")
                 and not clause.verb
                 and not counted(tokens, mention, lexicon)
             ):
                 side = None
-            if side is not None and mention.kind == "every" and not _offered(tokens, i, lexicon):
+            if side is not None and mention.kind == "every" and not _offered(classes, i):
                 # "everything has been cancelled": only "have everything", "take
                 # everything", "give you everything" put it on a side.
                 side = None
@@ -179,26 +221,31 @@ def assign_sides(
                     mention.both = True
             skip_until = mention.end
             continue
-        before = classes[i - 1] if i > 0 else start_classes
-        after = classes[i + 1]
         if "sentence_end" in word:
             clause.reset()
             continue
+        before = classes[i - 1] if i > 0 else start_classes
         if "boundary" in word:
             clause.purpose = False
             if "conjunction" not in word or tok == ",":
                 # "i don't need the water, just the firewood"
                 clause.negated = False
-        if tok == "to" and _opens_purpose(tokens, i + 1, lexicon):
+            if _CLAUSE_CLASSES.isdisjoint(word) and tok != "to":
+                continue  # "and", ",": a fifth of the tokens visited; no rule below acts on them
+        if tok == "to" and _opens_purpose(tokens, classes, i + 1, lexicon):
             clause.purpose = True
             continue
+        prev = tokens[i - 1] if i > 0 else "."
         after_give = "give" in before or (prev == "to" and i > 1 and "give" in classes[i - 2])
         after_source = "source" in before
         # "with me taking the firewood": a pronoun before a verb of having is its subject.
         after_benefit = ("benefit" in before or after_source) and "possess" not in after
         nxt = tokens[i + 1] if i + 1 < n else ""
         side = None
-        if not _PRONOUNS.isdisjoint(word):  # person() of any other word is None
+        if "other" in word or "self" in word:
+            # What person() answers for "you" and "i" whatever follows them.
+            side = OTHER if "other" in word else SELF
+        elif not PRONOUNS.isdisjoint(word):  # person() of any other word is None
             # "we each", "we will both", "me also need": two words ahead tell "we" apart
             # from "i" and "me" the subject from "me" the object.
             ahead = " ".join(tokens[i + 1 : i + 3])
@@ -273,21 +320,20 @@ def assign_sides(
             and "modal" in before
             and nxt not in ("with", "without")  # "i can do with 2": i get by with 2
         ):
-            nxt = tokens[i + 1] if i + 1 < n else ""
-            if person(nxt, lexicon, subject=False) is None:
-                if clause.side is None or _opens_clause(tokens, i, lexicon):
+            if PRONOUNS.isdisjoint(after):  # no recipient: person(nxt) is None
+                if clause.side is None or _opens_clause(classes, i):
                     # "give the books": a bare imperative hands them from the reader.
                     clause.set(OTHER, "imperative")
                 elif clause.why == "recipient" and "boundary" in before:
                     clause.set(clause.subject if clause.subject is not None else OTHER, "subject")
                 clause.giving = True
-                clause.modal_offer = not lexicon.has("give", tok)
+                clause.modal_offer = "give" not in word
             clause.negated = negated
             clause.verb = True
             continue
         if "imperative" in word or "possess" in word:
             if "imperative" in word and (
-                (clause.side is None and not clause.neutral) or _opens_clause(tokens, i, lexicon)
+                (clause.side is None and not clause.neutral) or _opens_clause(classes, i)
             ):
                 clause.set(OTHER, "imperative")
             elif (
@@ -295,7 +341,7 @@ def assign_sides(
                 and not tok.endswith("ing")
                 and clause.side is None
                 and not clause.neutral
-                and (_opens_clause(tokens, i, lexicon) or "boundary" in before)
+                and (_opens_clause(classes, i) or "boundary" in before)
             ):
                 # "sorry , need the ball": a verb of wanting with its subject left out
                 # is the writer's.
@@ -323,29 +369,30 @@ def assign_sides(
     drop_or_sentences(tokens, mentions, lexicon)
 
 
-def _opens_purpose(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
+def _opens_purpose(
+    tokens: Sequence[str], classes: Sequence[frozenset[str]], i: int, lexicon: SplitLexicon
+) -> bool:
     """ "to" + a verb other than one of having or giving starts a clause of purpose
     ("i need firewood to cook the food"); "to have", "to you", "to 2" do not."""
     if i >= len(tokens):
         return False
     word = tokens[i]
     return not (
-        not _NO_PURPOSE.isdisjoint(lexicon.classes_of(word))
+        not _NO_PURPOSE.isdisjoint(classes[i])
         or lexicon.number(word) is not None
         or word in lexicon.item_words
-        or person(word, lexicon, subject=False) is not None
+        or not PRONOUNS.isdisjoint(classes[i])  # person(word, subject=False) names a side
         or not word.isalpha()
     )
 
 
-def _opens_clause(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
+def _opens_clause(classes: Sequence[frozenset[str]], i: int) -> bool:
     """The verb at ``i`` starts a new clause ("fine, take the hat"), unless its subject
     stands before the boundary word, maybe with auxiliaries between ("i also send", "i
-    would then get")."""
+    would then get"). ``classes`` are the word classes of the message's tokens."""
     if i == 0:
         return True
-    prev = tokens[i - 1]
-    before = lexicon.classes_of(prev)
+    before = classes[i - 1]
     opens = (
         "sentence_end" in before
         or "interjection" in before
@@ -356,6 +403,6 @@ def _opens_clause(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
     # "i would then take", "if i could also have": auxiliaries and adverbs may stand
     # between the subject and the boundary word before its verb.
     j = i - 2
-    while j > 0 and lexicon.has("auxiliary", tokens[j]):
+    while j > 0 and "auxiliary" in classes[j]:
         j -= 1
-    return not (j >= 0 and person(tokens[j], lexicon, subject=True) is not None)
+    return not (j >= 0 and not SUBJECT_PRONOUNS.isdisjoint(classes[j]))
