@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import chain
 
 import regex
 
@@ -58,6 +59,19 @@ def tokenize(text: str, lexicon: SplitLexicon) -> tuple[str, ...]:
         # translate costs several times the test, and most messages have no such mark.
         text = text.translate(_APOSTROPHES)
     raw = _TOKEN.findall(text)
+    if _CLITICS.keys().isdisjoint(raw):
+        # No clitic standing alone, so every word becomes the same tokens wherever it
+        # is: one lookup each in the word table (most messages).
+        words = _words(lexicon)
+        tokens = list(chain.from_iterable(map(words.__getitem__, raw)))
+    else:
+        tokens = _tokens_in_context(raw, lexicon)
+    return _join_phrases(tokens, lexicon.phrases)
+
+
+def _tokens_in_context(raw: Sequence[str], lexicon: SplitLexicon) -> list[str]:
+    """The tokens of the raw words of a message, reading a clitic that stands alone with
+    the words before it ("i ; ll take"), typos corrected (before the phrases)."""
     expansions = _expansions(lexicon)
     tokens: list[str] = []
     for token in raw:
@@ -69,17 +83,23 @@ def tokenize(text: str, lexicon: SplitLexicon) -> tuple[str, ...]:
                     tokens.pop()
                 tokens.append(clitic)
                 continue
-        parts = expansions.get(token)
-        if parts is not None:
-            tokens.extend(parts)
-        elif "'" in token:
-            tokens.extend(_expand(token, lexicon))
-        elif not token.isspace():  # separators the pattern's ASCII \s does not cover
-            tokens.append(token)  # most words: _expand would give the word itself
+        tokens.extend(_word_parts(token, lexicon, expansions))
     typos = _typos(lexicon)
     if typos and not typos.keys().isdisjoint(tokens):
         tokens = [part for t in tokens for part in typos.get(t, (t,))]
-    return _join_phrases(tokens, lexicon.phrases)
+    return tokens
+
+
+def _word_parts(token: str, lexicon: SplitLexicon, expansions: _Table) -> tuple[str, ...]:
+    """What one raw word expands to, typos not yet corrected."""
+    parts = expansions.get(token)
+    if parts is not None:
+        return parts
+    if "'" in token:
+        return tuple(_expand(token, lexicon))
+    if token.isspace():  # separators the pattern's ASCII \s does not cover
+        return ()
+    return (token,)  # most words: _expand would give the word itself
 
 
 #: A table built from a lexicon: a word to the tokens it stands for.
@@ -121,6 +141,42 @@ def _build_expansions(lexicon: SplitLexicon) -> _Table:
         if parts != (token,):
             table[token] = parts
     return table
+
+
+#: How many words a word table keeps (:func:`_words`); words past it are worked out
+#: each time: a stream of ever new words cannot grow the table without bound.
+_WORDS_KEPT = 50_000
+
+
+class _WordTable(dict[str, tuple[str, ...]]):
+    """The tokens each raw word of a message becomes when no clitic stands alone in it:
+    expanded (:data:`_expansions`, :func:`_expand`) and typos corrected (:func:`_typos`),
+    worked out the first time a word is looked up and kept (up to :data:`_WORDS_KEPT`
+    words)."""
+
+    def __init__(self, lexicon: SplitLexicon) -> None:
+        super().__init__()
+        # A weak reference: the table lives in _TABLES until its lexicon is collected.
+        self._lexicon = weakref.ref(lexicon)
+
+    def __missing__(self, token: str) -> tuple[str, ...]:
+        lexicon = self._lexicon()
+        if lexicon is None:  # pragma: no cover - a table is only used with its lexicon
+            raise KeyError(token)
+        typos = _typos(lexicon)
+        parts = tuple(
+            part
+            for word in _word_parts(token, lexicon, _expansions(lexicon))
+            for part in typos.get(word, (word,))
+        )
+        if len(self) < _WORDS_KEPT:
+            self[token] = parts
+        return parts
+
+
+def _words(lexicon: SplitLexicon) -> _Table:
+    """The word table of a lexicon (:class:`_WordTable`)."""
+    return _per_lexicon("words", lexicon, _WordTable)
 
 
 #: Words at least this long also keep their meaning with one letter left out
@@ -228,16 +284,19 @@ def _join_phrases(
     if phrases.keys().isdisjoint(tokens):
         return tuple(tokens)  # no phrase can start anywhere
     out: list[str] = []
-    i = 0
-    n = len(tokens)
-    while i < n:
-        for words, replacement in phrases.get(tokens[i], ()):
+    done = 0  # tokens before this are in out
+    # Only where a phrase can start is there anything to try.
+    for i in [i for i, token in enumerate(tokens) if token in phrases]:
+        if i < done:
+            continue  # inside a phrase already joined
+        for words, replacement in phrases[tokens[i]]:
             k = len(words)
             if tuple(tokens[i : i + k]) == words:
+                out.extend(tokens[done:i])
                 out.append(replacement)
-                i += k
+                done = i + k
                 break
-        else:
-            out.append(tokens[i])
-            i += 1
+    if not done:
+        return tuple(tokens)
+    out.extend(tokens[done:])
     return tuple(out)

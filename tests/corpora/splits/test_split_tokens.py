@@ -102,3 +102,18 @@ def test_a_lexicons_tables_go_with_it() -> None:
     del lexicon
     gc.collect()
     assert len(split_tokens._TABLES) == before
+
+
+@pytest.mark.parametrize("kept", [0, 3])
+def test_a_full_word_table_changes_no_tokens(monkeypatch: pytest.MonkeyPatch, kept: int) -> None:
+    """Past its bound the word table keeps no more words, and the words it does not keep
+    come out the same as those it does."""
+    import dataclasses
+
+    shipped = load_split_lexicon("casino")
+    lexicon = dataclasses.replace(shipped)  # a lexicon of its own: an empty table
+    monkeypatch.setattr(split_tokens, "_WORDS_KEPT", kept)
+    text = "I cant take the baall, everything else is yours; can i have 2 fire wood?"
+    assert tokenize(text, lexicon) == _reference(text, lexicon)
+    assert tokenize(text, lexicon) == _reference(text, lexicon)
+    assert len(split_tokens._words(lexicon)) == kept
