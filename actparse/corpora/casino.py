@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from actparse.corpora.splits.dialogue import (
@@ -130,26 +130,28 @@ def _party(info: Any, agent: str) -> Party:
     return Party(items=tuple(Item(name, ITEM_COUNT, values[name]) for name in ITEMS))
 
 
-def _labels_by_turn(turns: Sequence[Turn], annotations: Any) -> dict[int, tuple[str, ...]]:
-    """Match annotations to messages in order by their text (a few dialogues have
-    messages without an annotation, so positions alone would drift)."""
+def _labels_by_turn(
+    messages: Sequence[tuple[int, str]], annotations: Any
+) -> dict[int, tuple[str, ...]]:
+    """Match annotations to messages (index and text) in order by their text (a few
+    dialogues have messages without an annotation, so positions alone would drift)."""
     if not annotations:
         return {}
     if not isinstance(annotations, list):
         raise TypeError("annotations must be a list of [text, labels]")
-    messages = [t for t in turns if t.is_message]
+    texts = [text.strip() for _, text in messages]
     labels: dict[int, tuple[str, ...]] = {}
     k = 0
     for entry in annotations:
         if not isinstance(entry, (list, tuple)) or len(entry) != 2:
             raise ValueError(f"annotation must be [text, labels], got {entry!r}")
-        text, names = str(entry[0]), str(entry[1])
+        text, names = str(entry[0]).strip(), str(entry[1])
         j = k
-        while j < len(messages) and messages[j].text.strip() != text.strip():
+        while j < len(texts) and texts[j] != text:
             j += 1
-        if j == len(messages):
+        if j == len(texts):
             continue  # an annotation of no message we have: skip it, keep our place
-        labels[messages[j].index] = tuple(n.strip() for n in names.split(",") if n.strip())
+        labels[messages[j][0]] = tuple(n.strip() for n in names.split(",") if n.strip())
         k = j + 1
     return labels
 
@@ -163,7 +165,9 @@ def dialogue_from_casino(raw: dict[str, Any]) -> Dialogue:
     logs = raw["chat_logs"]
     if not isinstance(logs, list):
         raise TypeError("chat_logs must be a list")
-    turns: list[Turn] = []
+    # Each turn's fields first: the labels come from matching the messages' texts, and
+    # each turn is then built once, with its labels.
+    fields: list[tuple[int, int, str, str, dict[str, Any] | None]] = []
     for k, entry in enumerate(logs):
         if not isinstance(entry, Mapping):
             raise TypeError(f"chat_logs[{k}] must be a mapping")
@@ -175,7 +179,7 @@ def dialogue_from_casino(raw: dict[str, Any]) -> Dialogue:
             raise TypeError(f"chat_logs[{k}].text must be a string")
         action = DEAL_ACTIONS.get(text.strip())
         if action is None:
-            turns.append(Turn(k, AGENTS[speaker], "message", text))
+            fields.append((k, AGENTS[speaker], "message", text, None))
             continue
         # Every deal action of the corpus carries task_data: without it the text could
         # be a typed message or a deal action that lost its terms; neither can be told.
@@ -185,10 +189,13 @@ def dialogue_from_casino(raw: dict[str, Any]) -> Dialogue:
         data: dict[str, Any] = dict(task)
         if action == "submit-deal":
             data = _submission(task, f"chat_logs[{k}]")
-        turns.append(Turn(k, AGENTS[speaker], action, "", data=data))
-    labels = _labels_by_turn(turns, raw.get("annotations"))
-    if labels:
-        turns = [replace(t, labels=labels.get(t.index, ())) for t in turns]
+        fields.append((k, AGENTS[speaker], action, "", data))
+    messages = [(k, text) for k, _, action, text, _ in fields if action == "message"]
+    labels = _labels_by_turn(messages, raw.get("annotations"))
+    turns = [
+        Turn(k, agent, action, text, data=data, labels=labels.get(k, ()))
+        for k, agent, action, text, data in fields
+    ]
     info = raw.get("participant_info") or {}
     if not isinstance(info, Mapping):
         raise TypeError("participant_info must be a mapping")
