@@ -173,6 +173,8 @@ def drop_alternatives(
     """ "Either the book or one hat", "a hat or a ball": items offered as alternatives
     are not yet anybody's (alternatives-claim-nothing); the items of the list after
     "or" go with it ("the book or two hats and a ball")."""
+    if "or" not in tokens:
+        return  # most messages: spare the scan
     for k, tok in enumerate(tokens):
         if tok != "or":
             continue
