@@ -9,12 +9,13 @@ tokens too.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 
 import regex
 
 from actparse.corpora.splits.lexicon import SplitLexicon
+from actparse.corpora.splits.words import per_lexicon
 
 __all__ = ["EXCHANGE_FOR", "tokenize"]
 
@@ -104,29 +105,13 @@ def _word_parts(token: str, lexicon: SplitLexicon, expansions: _Table) -> tuple[
 
 #: A table built from a lexicon: a word to the tokens it stands for.
 _Table = dict[str, tuple[str, ...]]
-#: Tables by lexicon identity (a lexicon is an unhashable frozen dataclass); an entry
-#: goes when its lexicon is collected, so lexicons built by tests or plug-ins do not
-#: keep their tables alive.
-_TABLES: dict[tuple[str, int], _Table] = {}
-
-
-def _per_lexicon(
-    kind: str, lexicon: SplitLexicon, build: Callable[[SplitLexicon], _Table]
-) -> _Table:
-    """The ``kind`` table of ``lexicon``, built on first use."""
-    key = (kind, id(lexicon))
-    table = _TABLES.get(key)
-    if table is None:
-        table = _TABLES[key] = build(lexicon)
-        weakref.finalize(lexicon, _TABLES.pop, key, None)
-    return table
 
 
 def _expansions(lexicon: SplitLexicon) -> _Table:
     """What :func:`_expand` makes of every word without an apostrophe that it changes
     (contractions, "couldnt", "wouldent"), built once per lexicon: the per-token work of
     tokenizing is then one lookup. Whitespace tokens are not in it (they are dropped)."""
-    return _per_lexicon("expansions", lexicon, _build_expansions)
+    return per_lexicon(lexicon, _build_expansions)
 
 
 def _build_expansions(lexicon: SplitLexicon) -> _Table:
@@ -176,7 +161,7 @@ class _WordTable(dict[str, tuple[str, ...]]):
 
 def _words(lexicon: SplitLexicon) -> _Table:
     """The word table of a lexicon (:class:`_WordTable`)."""
-    return _per_lexicon("words", lexicon, _WordTable)
+    return per_lexicon(lexicon, _WordTable)
 
 
 #: Words at least this long also keep their meaning with one letter left out
@@ -214,7 +199,7 @@ def _stray_letters(word: str) -> set[str]:
 
 def _typos(lexicon: SplitLexicon) -> _Table:
     """The typo table of a lexicon (see :func:`_build_typos`), built once."""
-    return _per_lexicon("typos", lexicon, _build_typos)
+    return per_lexicon(lexicon, _build_typos)
 
 
 def _build_typos(lexicon: SplitLexicon) -> _Table:
