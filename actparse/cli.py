@@ -230,7 +230,8 @@ def label(
             "--per-turn",
             help="Write the per-turn table instead: one row per turn, the same columns for "
             "every corpus, each dialogue once; '.parquet', '.csv' or JSON lines by -o's "
-            "name. Streamed in one process; a bad record stops the run.",
+            "name. Streamed in one process; a bad record stops the run (so --on-error "
+            "keep and --coarse are refused with it).",
         ),
     ] = False,
     coarse: Annotated[
@@ -258,6 +259,15 @@ def label(
                 _show_sample(overrides)
                 return
             if per_turn:
+                # A table row has no place for an unlabelled record, and its columns
+                # already hold the coarse act: options that would do nothing are refused.
+                if on_error is OnError.keep or coarse:
+                    raise ValueError(
+                        f"--per-turn cannot be used with "
+                        f"{'--on-error keep' if on_error is OnError.keep else '--coarse'}: "
+                        "the table has no row for an unreadable record and always has "
+                        "a 'coarse' column"
+                    )
                 rows, dialogues = label_table(input, output, fmt=fmt.value, overrides=overrides)
                 _say(f"wrote {_count(rows, 'turn')} of {_count(dialogues, 'dialogue')}")
                 return

@@ -155,6 +155,19 @@ def test_cli_per_turn_writes_the_table(fixtures: Path, tmp_path: Path, suffix: s
     assert list(read_turn_table(out)) == list(iter_turn_rows(source))
 
 
+@pytest.mark.parametrize("option", [["--on-error", "keep"], ["--coarse"]], ids=["keep", "coarse"])
+def test_cli_per_turn_refuses_options_it_cannot_honour(
+    fixtures: Path, tmp_path: Path, option: list[str]
+) -> None:
+    """An option --per-turn would ignore is an error naming it, and no file is written."""
+    source = fixtures / "dealornodeal_val_20.txt"
+    out = tmp_path / "turns.csv"
+    result = runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out), *option])
+    assert result.exit_code == 1
+    assert f"--per-turn cannot be used with {' '.join(option)}" in result.output
+    assert not out.exists()
+
+
 def test_cli_per_turn_to_stdout_is_json_lines(fixtures: Path) -> None:
     source = fixtures / "mutualfriends_card_sample.jsonl"
     result = runner.invoke(app, ["label", str(source), "--per-turn"])
