@@ -23,6 +23,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 #: The README sections whose examples are run, and what each needs installed.
 SECTIONS = {
+    "The API in five lines": (),
     "pandas": ("pandas",),
     "datasets": ("datasets",),
     "Dask": ("dask.dataframe", "distributed"),
