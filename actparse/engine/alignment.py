@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+# The tokenizer's own characters and table: the alignment must read the text as it does.
+from actparse.engine.tokenizer import _SLASHES, _SLASHES_TO_SPACE
+
 __all__ = ["token_spans"]
 
-_SLASHES = frozenset("\\>/")
-_SLASHES_TO_SPACE = str.maketrans({c: " " for c in _SLASHES})
 _QUOTE_TOKENS = ("``", "''")
 
 

@@ -53,7 +53,9 @@ _ASCII_WS = " \t\n\r\x0b\x0c"
 
 _DOT_RUN = regex.compile(r"\.{2,}", _ASCII)
 # re.sub(r'\\|>|/', ' ', s) is a character-for-character replacement.
-_SLASHES_TO_SPACE = str.maketrans({"\\": " ", ">": " ", "/": " "})
+#: The characters Cocoa reads as spaces (alignment.py maps them the same way).
+_SLASHES = "\\>/"
+_SLASHES_TO_SPACE = str.maketrans(dict.fromkeys(_SLASHES, " "))
 
 
 def _normalize(text: str) -> str:

@@ -16,6 +16,8 @@ from types import ModuleType
 
 import pytest
 import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from actparse.engine import sentences, tokenizer
 from actparse.engine.tokenizer import (
@@ -259,3 +261,13 @@ def test_module_imports_only_regex(module: ModuleType) -> None:
             imported.add(node.module)
     allowed = {"__future__", "regex", "actparse.engine.guard", "actparse.engine.sentences"}
     assert imported <= allowed
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab.İΣς$5 /\\>\"'")), max_size=40))
+def test_alignment_normalizes_as_the_tokenizer_does(text: str) -> None:
+    """The alignment's normalized text is the tokenizer's, whatever the text: the two
+    read the same characters (slashes, dot runs, lowercase that changes length)."""
+    from actparse.engine.alignment import _normalized_with_origins
+
+    assert _normalized_with_origins(text)[0] == tokenizer._normalize(text)
