@@ -16,7 +16,7 @@ from actparse.io.writers import write_record
 from actparse.models import Act, Dialogue
 from actparse.registry import Parser
 from actparse.registry import shipped_parser as parser_for
-from actparse.reports import Report
+from actparse.reports import Report, evaluate_records
 
 if TYPE_CHECKING:
     import pandas
@@ -169,33 +169,7 @@ def evaluate_path(
     ``corpus="auto"`` takes the corpus of the first record; ``parsers`` overrides the
     shipped parser of a corpus.
     """
-    records = read_records(path, fmt)
-    first = next(records, None)
-    if first is None:
-        raise InputError(f"{path}: no dialogues")
-    name = first.corpus if corpus == "auto" else corpus
-    spec = registry.get(name)
-    if name != first.corpus:
-        # Another corpus' evaluator would fail deep inside on fields it does not know.
-        raise InputError(
-            f"{path}: the records are {registry.get(first.corpus).title} (format "
-            f"{first.format}), not {spec.title}; 'auto' tells the corpus from the records"
-        )
-    evaluator: registry.Evaluator = registry.resolve(spec.evaluator)
-    parser = (parsers or {}).get(name) or parser_for(name)
-    report = evaluator(_chain(first, records), parser)
-    if report.scored_items() == 0:
-        n = int(report.summary().get("dialogues", 0))
-        raise InputError(
-            f"{path}: nothing to score: none of its {n} dialogue{'' if n == 1 else 's'} "
-            f"has the reference {report.headline} compares with; 'actparse label' labels them"
-        )
-    return report
-
-
-def _chain(first: Record, rest: Iterator[Record]) -> Iterator[Record]:
-    yield first
-    yield from rest
+    return evaluate_records(read_records(path, fmt), str(path), corpus=corpus, parsers=parsers)
 
 
 def to_frame(

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from actparse import registry
-from actparse.io.records import Record
+from actparse.io.records import InputError, Record
 from actparse.models import Dialogue
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "MissTurn",
     "Report",
     "Table",
+    "evaluate_records",
     "format_figure",
     "located",
 ]
@@ -183,3 +184,46 @@ def located(items: Iterable[Record | Dialogue]) -> Iterator[tuple[str, Dialogue]
             dialogue = item
             where = dialogue.id if dialogue.id is not None else f"dialogue {number}"
         yield where, dialogue
+
+
+def evaluate_records(
+    records: Iterable[Record],
+    source: str,
+    *,
+    corpus: str = "auto",
+    parsers: Mapping[str, registry.Parser] | None = None,
+) -> Report:
+    """Compare our acts with the reference the records carry, with their corpus' evaluator
+    (``actparse eval``, and the HTML report, go through here).
+
+    ``source`` names the input in errors; ``corpus="auto"`` takes the corpus of the
+    first record; ``parsers`` overrides the shipped parser of a corpus. An input with
+    nothing to score is an :class:`InputError`, not a figure of 100% of nothing.
+    """
+    stream = iter(records)
+    first = next(stream, None)
+    if first is None:
+        raise InputError(f"{source}: no dialogues")
+    name = first.corpus if corpus == "auto" else corpus
+    spec = registry.get(name)
+    if name != first.corpus:
+        # Another corpus' evaluator would fail deep inside on fields it does not know.
+        raise InputError(
+            f"{source}: the records are {registry.get(first.corpus).title} (format "
+            f"{first.format}), not {spec.title}; 'auto' tells the corpus from the records"
+        )
+    evaluator: registry.Evaluator = registry.resolve(spec.evaluator)
+    parser = (parsers or {}).get(name) or registry.shipped_parser(name)
+    report = evaluator(_chain(first, stream), parser)
+    if report.scored_items() == 0:
+        n = int(report.summary().get("dialogues", 0))
+        raise InputError(
+            f"{source}: nothing to score: none of its {n} dialogue{'' if n == 1 else 's'} "
+            f"has the reference {report.headline} compares with; 'actparse label' labels them"
+        )
+    return report
+
+
+def _chain(first: Record, rest: Iterator[Record]) -> Iterator[Record]:
+    yield first
+    yield from rest
