@@ -402,6 +402,28 @@ def eval_command(
             raise typer.Exit(code=2)
 
 
+@app.command()
+def report(
+    inputs: Annotated[list[Path], typer.Argument(help="Files to report on, any corpus each.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")],
+    fmt: FormatOpt = AUTO_FORMAT,
+    lexicon: LexiconOpt = None,
+    prices: PricesOpt = Prices.cocoa,
+) -> None:
+    """Write one self-contained HTML report of INPUTs, openable offline (actparse[report]):
+    per input its figures (those of `actparse eval` where it has a reference), charts of
+    the acts, and a dialogue browser with filters and search."""
+    from actparse.html_report import MissingExtra, write_report
+
+    with _run():
+        try:
+            parsers = option_parsers(None, fmt.value, lexicon=lexicon, prices=prices)
+            size = write_report(inputs, output, fmt=fmt.value, parsers=parsers)
+        except (*_RUN_ERRORS, MissingExtra) as exc:
+            _fail(exc)
+    _say(f"wrote {output} ({size / 1e6:.1f} MB) from {_count(len(inputs), 'input')}")
+
+
 @app.command("train-prices")
 def train_prices(
     inputs: Annotated[
