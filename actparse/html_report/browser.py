@@ -99,7 +99,8 @@ def _turn(d: LabelledDialogue, turn: Turn, act: Act, miss: Miss | None) -> list[
 
 
 def browser_data(inputs: Sequence[InputData]) -> list[dict[str, Any]]:
-    """One entry per dialogue of every input: ``input`` (its index), ``where``, ``miss``
+    """One entry per dialogue of every input: ``input`` (its index), ``record`` (its
+    ``file:line``), ``where`` (with its id), ``miss``
     (the evaluator's one-line summary, ``None`` when it reported none) and ``turns``
     (writer, text, intent, coarse act, arguments, strategy labels, highlights,
     disagreement)."""
@@ -110,6 +111,7 @@ def browser_data(inputs: Sequence[InputData]) -> list[dict[str, Any]]:
             out.append(
                 {
                     "input": k,
+                    "record": d.where,
                     "where": d.where if d.dialogue.id is None else f"{d.where} ({d.dialogue.id})",
                     "miss": miss.summary if miss is not None else None,
                     "turns": [_turn(d, t, a, miss) for t, a in zip(d.dialogue.turns, d.acts)],

@@ -87,8 +87,9 @@ def _distribution(inputs: Sequence[InputData]) -> Chart:
         barmode="group",
         yaxis={"tickformat": ".0%", "title": "share of the input's acts"},
         xaxis={"title": "coarse act"},
-        legend={"orientation": "h", "y": -0.25},
-        margin={"t": 20, "r": 10},
+        # Above the plot, so that a screenshot of the top of the page names the colours.
+        legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom"},
+        margin={"t": 40, "r": 10},
         height=420,
     )
     return Chart("distribution", "Coarse acts, input by input", _div(figure, "chart-distribution"))

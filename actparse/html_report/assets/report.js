@@ -69,6 +69,7 @@
   function render(d) {
     var box = el("article", "dialogue" + (d.miss !== null ? " has-miss" : ""));
     box.dataset.where = d.where;
+    box.dataset.record = d.record;
     box.dataset.input = String(d.input);
     var head = el("h3", "", d.where + " ");
     head.appendChild(el("span", "corpus", meta.inputs[d.input].title));
