@@ -1,0 +1,136 @@
+"""The HTML report without a browser: one file with everything inline, the evaluator's
+figures and misses where the input has a reference, a clear error without the extra."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("plotly", reason="the report needs the 'report' extra (plotly)")
+
+from actparse import evaluate_path
+from actparse.cli import app
+from actparse.html_report import collect_input, render_report, write_report
+from actparse.html_report.charts import plotly_js
+
+INPUTS = ("casino_20.json", "dealornodeal_val_20.txt", "craigslist_validation_20.jsonl")
+
+
+def _data(page: str) -> list[dict[str, object]]:
+    found = re.search(r'<script id="report-data" type="application/json">(.*?)</script>', page)
+    assert found is not None
+    data: list[dict[str, object]] = json.loads(found.group(1))
+    return data
+
+
+def test_the_page_holds_everything_inline(fixtures: Path) -> None:
+    page = render_report([fixtures / name for name in INPUTS])
+    # No script, style or image from anywhere else: the file opens offline. (plotly.js
+    # holds addresses in its strings: the markup outside the scripts is what loads.)
+    markup = re.sub(r"<script[^>]*>.*?</script>", "", page, flags=re.DOTALL)
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", markup)
+    assert "<link" not in markup and "<iframe" not in markup
+    assert page.count("Plotly.newPlot") >= 1 + len(INPUTS)  # distribution + transitions
+    assert page.count(plotly_js()[:500]) == 1  # plotly.js itself, once
+    corpora = {d["input"] for d in _data(page)}
+    assert corpora == {0, 1, 2}
+
+
+def test_the_overview_has_the_evaluators_figures(fixtures: Path) -> None:
+    page = render_report([fixtures / name for name in INPUTS])
+    for name in INPUTS:
+        report = evaluate_path(fixtures / name)
+        assert report.headline in page
+        for table in report.tables():
+            assert table.title in page
+
+
+def test_every_miss_of_the_evaluator_marks_one_dialogue(fixtures: Path) -> None:
+    for name in INPUTS:
+        data = collect_input(fixtures / name)
+        misses = {m.where for m in evaluate_path(fixtures / name).misses()}
+        marked = {m.where for d in data.dialogues if (m := data.miss_of(d)) is not None}
+        assert marked == misses
+    casino = collect_input(fixtures / "casino_20.json")
+    assert casino.misses, "the fixture has misses to show"
+
+
+def test_each_dealornodeal_dialogue_shows_once(fixtures: Path) -> None:
+    data = collect_input(fixtures / "dealornodeal_val_20.txt")
+    assert (
+        len(data.dialogues)
+        == evaluate_path(fixtures / "dealornodeal_val_20.txt").summary()["dialogues"]
+    )
+
+
+def test_an_input_without_reference_gets_acts_and_says_why(fixtures: Path, tmp_path: Path) -> None:
+    lines = (fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    for r in records:  # as the test split ships: no reference acts
+        n = len(r["dialogue_acts"]["intent"])
+        r["dialogue_acts"] = {"intent": [""] * n, "price": [-1.0] * n}
+    source = tmp_path / "unlabelled.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records))
+    data = collect_input(source)
+    assert data.report is None and "nothing to score" in data.no_evaluation
+    assert any(a.intent for d in data.dialogues for a in d.acts)
+    page = render_report([data])
+    assert "nothing to score" in page
+
+
+def test_prices_are_highlighted_where_they_stand(fixtures: Path) -> None:
+    page = render_report([fixtures / "craigslist_validation_20.jsonl"])
+    marks = [
+        turn[1][s[0] : s[1]]
+        for d in _data(page)
+        for turn in d["turns"]  # type: ignore[attr-defined]
+        for s in turn[6]
+        if s[2] == "price"
+    ]
+    assert marks and all(any(c.isdigit() for c in m) for m in marks)
+
+
+def test_the_command_writes_one_file(fixtures: Path, tmp_path: Path) -> None:
+    out = tmp_path / "r.html"
+    result = CliRunner().invoke(
+        app, ["report", *(str(fixtures / n) for n in INPUTS), "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert out.stat().st_size > 0 and "wrote" in result.output
+    assert [p.name for p in tmp_path.iterdir()] == ["r.html"]  # no temporary left
+
+
+def test_without_the_extra_one_line_says_what_to_install(
+    fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "plotly", None)  # as if plotly were not installed
+    out = tmp_path / "r.html"
+    result = CliRunner().invoke(app, ["report", str(fixtures / INPUTS[0]), "-o", str(out)])
+    assert result.exit_code == 1
+    assert "pip install 'actparse[report]'" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert not out.exists()
+    with pytest.raises(ImportError, match=r"actparse\[report\]"):
+        write_report([fixtures / INPUTS[0]], out)
+
+
+def test_labelling_never_imports_the_report() -> None:
+    import subprocess
+
+    code = (
+        "import sys, actparse, actparse.cli; "
+        "actparse.label_record({'agent_turn': [0], 'utterance': ['hi'], "
+        "'dialogue_acts': {'intent': [''], 'price': [-1.0]}, "
+        "'items': {'Price': [1.0, 1.0], 'Title': ['a', 'a'], 'Description': ['', ''], "
+        "'Category': ['', ''], 'Images': ['', '']}, "
+        "'agent_info': {'Role': ['buyer', 'seller'], 'Target': [1.0, 1.0], "
+        "'Bottomline': ['None', 'None']}}); "
+        "print(any(m.startswith(('plotly', 'actparse.html_report')) for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

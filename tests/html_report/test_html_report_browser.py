@@ -1,0 +1,146 @@
+"""The HTML report in a real browser, as a person opens it: the system's Chromium,
+driven by Playwright (no browser download), from disk with the network cut.
+
+It loads with no console error and no request, the charts are drawn, the filters work
+(``disagreements only`` leaves exactly the dialogues the evaluator reports), and a
+screenshot is saved (``ACTPARSE_SCREENSHOT=path`` keeps one of the shared corpora's
+report). ``.ci/run`` installs Debian's chromium; without it the test skips and says so.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from actparse import evaluate_path
+from actparse.html_report import write_report
+
+pytest.importorskip("plotly", reason="the report needs the 'report' extra (plotly)")
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="Playwright for Python is not installed (the 'test' extra)"
+)
+
+CHROMIUM = os.environ.get("ACTPARSE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+#: Chromium's own traffic (updates, sync, QUIC probes) off: only the page may ask anything.
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+FIXTURE_INPUTS = ("casino_20.json", "dealornodeal_val_20.txt", "craigslist_validation_20.jsonl")
+SHARED_INPUTS = (
+    "craigslist/validation.jsonl",
+    "casino/casino_valid.json",
+    "dealornodeal/val.txt",
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(
+            f"no Chromium at {CHROMIUM}: install Debian's chromium (.ci/run does as root) "
+            "or set ACTPARSE_CHROMIUM"
+        )
+    with sync_api.sync_playwright() as playwright:
+        try:
+            # Playwright makes a fresh profile in a temporary folder for each launch.
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        except sync_api.Error as exc:
+            pytest.skip(f"Chromium at {CHROMIUM} does not start: {str(exc).splitlines()[0]}")
+        yield browser
+        browser.close()
+
+
+def _expected_misses(paths: Sequence[Path]) -> set[str]:
+    """The evaluator's misses, each as its record's ``file:line``."""
+    out = set()
+    for path in paths:
+        for miss in evaluate_path(path).misses():
+            out.add(miss.where.partition(" (")[0])
+    return out
+
+
+def _open_and_check(browser: Any, paths: Sequence[Path], out: Path, shot: Path) -> None:
+    write_report(paths, out)
+    page_url = out.resolve().as_uri()
+    errors: list[str] = []
+    requests: list[str] = []
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: requests.append(r.url))
+    # Anything but the file itself is refused, so a request shows even offline.
+    page.route(lambda url: url != page_url, lambda route: route.abort())
+    page.goto(page_url, wait_until="load")
+    page.wait_for_function("window.actparseReport !== undefined")
+
+    # The charts are drawn: each figure has plotly's SVG, and one bar trace per input.
+    figures = page.locator("figure.chart")
+    assert figures.count() >= 1 + len(paths)
+    assert page.locator("figure.chart .js-plotly-plot svg.main-svg").count() >= figures.count()
+    assert page.locator("#chart-distribution g.trace.bars").count() == len(paths)
+    assert page.locator("#chart-transitions-0 g.hm, #chart-transitions-0 image").count() >= 1
+
+    total = int(page.locator("#match-count").get_attribute("data-count") or "-1")
+    assert total > 0 and page.locator("article.dialogue").count() == min(total, 50)
+
+    # Disagreements only: exactly the dialogues the evaluator reports as misses.
+    page.check("#filter-misses")
+    shown = int(page.locator("#match-count").get_attribute("data-count") or "-1")
+    expected = _expected_misses(paths)
+    assert shown == len(expected)
+    records = page.evaluate(
+        "() => [...document.querySelectorAll('article.dialogue')].map(a => a.dataset.record)"
+    )
+    if shown <= 50:  # one page shows them all
+        assert set(records) == expected
+    assert all(
+        "has-miss" in c
+        for c in page.locator("article.dialogue").evaluate_all("els => els.map(e => e.className)")
+    )
+    if expected:
+        assert page.locator("article.dialogue tr.miss .reason").count() >= 1
+    page.uncheck("#filter-misses")
+
+    # Filter by input and search text.
+    page.select_option("#filter-input", "1")
+    inputs = page.locator("article.dialogue").evaluate_all("els => els.map(e => e.dataset.input)")
+    assert inputs and set(inputs) == {"1"}
+    page.select_option("#filter-input", "")
+    page.fill("#filter-text", "zzqq no such words")
+    assert page.locator("#match-count").get_attribute("data-count") == "0"
+    page.fill("#filter-text", "")
+
+    page.evaluate("() => window.scrollTo(0, 0)")  # the overview and the first chart
+    page.screenshot(path=str(shot))
+    page.close()
+    assert errors == []
+    assert requests == [page_url]
+    assert shot.stat().st_size > 10_000
+
+
+def test_the_report_of_the_fixtures_in_chromium(
+    browser: Any, fixtures: Path, tmp_path: Path
+) -> None:
+    paths = [fixtures / name for name in FIXTURE_INPUTS]
+    _open_and_check(browser, paths, tmp_path / "report.html", tmp_path / "report.png")
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+def test_the_report_of_the_three_shared_corpora_in_chromium(
+    browser: Any, data_dir: Path, tmp_path: Path
+) -> None:
+    paths = [data_dir / name for name in SHARED_INPUTS]
+    shot = Path(os.environ.get("ACTPARSE_SCREENSHOT") or tmp_path / "report.png")
+    _open_and_check(browser, paths, tmp_path / "r.html", shot)
