@@ -129,6 +129,11 @@ class Report(ABC):
         say). Zero means the input had nothing to score: the figure would be a guess."""
         return None
 
+    def agent_names(self) -> tuple[str, str] | None:
+        """How the misses name agents 0 and 1 ("YOU", "THEM"), so that other views of the
+        same dialogues can name them alike (``None``: by role, or as agent 0 and 1)."""
+        return None
+
     def headline_value(self) -> float:
         """The value of the headline figure."""
         return float(self.summary()[self.headline])

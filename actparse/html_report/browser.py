@@ -25,8 +25,11 @@ __all__ = ["browser_data", "highlights"]
 Span = tuple[int, int, str]
 
 
-def _writer(dialogue: Dialogue, agent: int) -> str:
+def _writer(dialogue: Dialogue, agent: int, names: tuple[str, str] | None) -> str:
+    """A writer as the evaluator's misses name it, else by role, else by number."""
     role = dialogue.parties[agent].role if agent < len(dialogue.parties) else ""
+    if not role and names is not None and agent in (0, 1):
+        return names[agent]
     return role or f"agent {agent}"
 
 
@@ -77,8 +80,10 @@ def _arguments(act: Act, agents: tuple[str, str]) -> str:
     return "; ".join(parts)
 
 
-def _turn(d: LabelledDialogue, turn: Turn, act: Act, miss: Miss | None) -> list[Any]:
-    agents = (_writer(d.dialogue, 0), _writer(d.dialogue, 1))
+def _turn(
+    d: LabelledDialogue, turn: Turn, act: Act, miss: Miss | None, names: tuple[str, str] | None
+) -> list[Any]:
+    agents = (_writer(d.dialogue, 0, names), _writer(d.dialogue, 1, names))
     text = turn.text if turn.is_message else f"<{turn.action or 'unknown action'}>"
     spans = highlights(turn, act, _items(d.dialogue, act)) if turn.is_message else []
     disagreement = None
@@ -106,6 +111,7 @@ def browser_data(inputs: Sequence[InputData]) -> list[dict[str, Any]]:
     disagreement)."""
     out = []
     for k, data in enumerate(inputs):
+        names = data.report.agent_names() if data.report is not None else None
         for d in data.dialogues:
             miss = data.miss_of(d)
             out.append(
@@ -114,7 +120,9 @@ def browser_data(inputs: Sequence[InputData]) -> list[dict[str, Any]]:
                     "record": d.where,
                     "where": d.where if d.dialogue.id is None else f"{d.where} ({d.dialogue.id})",
                     "miss": miss.summary if miss is not None else None,
-                    "turns": [_turn(d, t, a, miss) for t, a in zip(d.dialogue.turns, d.acts)],
+                    "turns": [
+                        _turn(d, t, a, miss, names) for t, a in zip(d.dialogue.turns, d.acts)
+                    ],
                 }
             )
     return out

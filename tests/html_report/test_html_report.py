@@ -134,3 +134,12 @@ def test_labelling_never_imports_the_report() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_writers_are_named_as_the_evaluators_misses_name_them(fixtures: Path) -> None:
+    page = render_report([fixtures / "dealornodeal_val_20.txt", fixtures / INPUTS[2]])
+    writers: dict[object, set[str]] = {}
+    for d in _data(page):
+        writers.setdefault(d["input"], set()).update(t[0] for t in d["turns"])  # type: ignore[attr-defined]
+    assert writers[0] == {"YOU", "THEM"}
+    assert writers[1] == {"buyer", "seller"}

@@ -179,6 +179,10 @@ class SplitReport(Report):
         )
         return Miss(where, summary, (turn,), render_dialogue(dialogue, acts, self.agents))
 
+    def agent_names(self) -> tuple[str, str]:
+        """The names the misses give agents 0 and 1."""
+        return self.agents
+
     def scored_items(self) -> int:
         """The dialogues that ended in an agreed split."""
         return self.agreed
