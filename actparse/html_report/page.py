@@ -103,8 +103,10 @@ def _chart_sections(drawn: Sequence[Chart]) -> str:
 
 
 def _script_json(value: object) -> str:
-    # Inside <script>, "</" could close the element early; "<\/" is the same JSON string.
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    # Inside <script>, "</script" closes the element early and "<!--" followed by
+    # "<script" changes how the rest is parsed; "<" only ever stands inside a JSON string,
+    # where \u003c is the same character.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
 def render_page(inputs: Sequence[InputData], title: str = "actparse report") -> str:

@@ -143,3 +143,23 @@ def test_writers_are_named_as_the_evaluators_misses_name_them(fixtures: Path) ->
         writers.setdefault(d["input"], set()).update(t[0] for t in d["turns"])  # type: ignore[attr-defined]
     assert writers[0] == {"YOU", "THEM"}
     assert writers[1] == {"buyer", "seller"}
+
+
+HOSTILE = "<!--<script>alert(1)</script> </script><img src=x onerror=alert(2)> & \u2028"
+
+
+def test_markup_in_a_message_stays_text(fixtures: Path, tmp_path: Path) -> None:
+    # A message is data: "</script>" must not end the data element, nor "<!--<script"
+    # change how the browser parses the rest of it.
+    records = json.loads((fixtures / "casino_20.json").read_text(encoding="utf-8"))
+    records[0]["chat_logs"][0]["text"] = HOSTILE
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text(json.dumps(records), encoding="utf-8")
+    page = render_report([hostile])
+    data_element = r'<script id="report-(?:meta|data)" type="application/json">(.*?)</script>'
+    scripts = re.findall(data_element, page, flags=re.DOTALL)
+    assert len(scripts) == 2
+    assert all("<" not in body for body in scripts)
+    # A turn is a row: writer, text, then its acts and arguments.
+    texts = [turn[1] for d in _data(page) for turn in d["turns"]]  # type: ignore[attr-defined]
+    assert HOSTILE in texts
