@@ -56,7 +56,7 @@ RulesOpt = Annotated[
     typer.Option(
         "--rules",
         help="Tag-rule YAML to use instead of the input corpus' shipped one "
-        "(rules/<corpus>/tags.yaml, or MutualFriends' rules file).",
+        "(`rules/<corpus>/tags.yaml`, or MutualFriends' rules file).",
         dir_okay=False,
     ),
 ]

@@ -141,6 +141,14 @@ def test_acts_option_replaces_the_act_space(fixtures: Path, tmp_path: Path) -> N
     assert "salute" in coarse and "greet" not in coarse
 
 
+def test_the_help_shows_the_rule_path_whole() -> None:
+    # The help is Markdown: a bare <corpus> was taken for an HTML tag and dropped.
+    for command in ("label", "eval"):
+        result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "300"})
+        assert result.exit_code == 0, result.output
+        assert "rules/<corpus>/tags.yaml" in result.output, command
+
+
 def test_rules_on_standard_input_need_a_format(tmp_path: Path) -> None:
     rules = str(shipped("craigslist", "tags.yaml"))
     error = _one_line_error(runner.invoke(app, ["label", "-", "--rules", rules], input=""))
