@@ -175,6 +175,7 @@ def _silence_stdout() -> None:
 
 @app.command()
 def label(
+    ctx: typer.Context,
     input: Annotated[
         Path | None,
         typer.Argument(
@@ -231,7 +232,7 @@ def label(
             help="Write the per-turn table instead: one row per turn, the same columns for "
             "every corpus, each dialogue once; '.parquet', '.csv' or JSON lines by -o's "
             "name. Streamed in one process; a bad record stops the run (so --on-error "
-            "keep and --coarse are refused with it).",
+            "keep, --coarse and a --jobs above 1 are refused with it).",
         ),
     ] = False,
     coarse: Annotated[
@@ -259,14 +260,23 @@ def label(
                 _show_sample(overrides)
                 return
             if per_turn:
-                # A table row has no place for an unlabelled record, and its columns
-                # already hold the coarse act: options that would do nothing are refused.
+                # A table row has no place for an unlabelled record, its columns
+                # already hold the coarse act, and the table is written by one process:
+                # options that would do nothing are refused.
                 if on_error is OnError.keep or coarse:
                     raise ValueError(
                         f"--per-turn cannot be used with "
                         f"{'--on-error keep' if on_error is OnError.keep else '--coarse'}: "
                         "the table has no row for an unreadable record and always has "
                         "a 'coarse' column"
+                    )
+                # Only a --jobs the user gave: the default is the CPU count. By name:
+                # newer typers bring their own copy of click's ParameterSource.
+                source = ctx.get_parameter_source("jobs")
+                if jobs > 1 and getattr(source, "name", None) == "COMMANDLINE":
+                    raise ValueError(
+                        f"--per-turn cannot be used with --jobs {jobs}: the table is "
+                        "written by one process"
                     )
                 rows, dialogues = label_table(input, output, fmt=fmt.value, overrides=overrides)
                 _say(f"wrote {_count(rows, 'turn')} of {_count(dialogues, 'dialogue')}")
