@@ -55,8 +55,10 @@ RulesOpt = Annotated[
     Path | None,
     typer.Option(
         "--rules",
-        help="Tag-rule YAML to use instead of the input corpus' shipped one "
-        "(`rules/<corpus>/tags.yaml`, or MutualFriends' rules file).",
+        # No <corpus> placeholder: the help is Markdown, which drops it as an HTML tag,
+        # and no long path: rich cuts a word wider than the help column with an ellipsis.
+        help="Tag-rule YAML to use instead of the shipped one of the input's corpus (the "
+        "tags.yaml of its rules folder, or MutualFriends' rules file).",
         dir_okay=False,
     ),
 ]
