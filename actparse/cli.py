@@ -36,6 +36,7 @@ from actparse.cli_options import (
     Prices,
     PricesOpt,
     RulesOpt,
+    check_per_turn,
 )
 from actparse.engine.rulefiles import RuleError
 from actparse.io.batch import WorkerDied, label_path, usable_cpus
@@ -260,24 +261,7 @@ def label(
                 _show_sample(overrides)
                 return
             if per_turn:
-                # A table row has no place for an unlabelled record, its columns
-                # already hold the coarse act, and the table is written by one process:
-                # options that would do nothing are refused.
-                if on_error is OnError.keep or coarse:
-                    raise ValueError(
-                        f"--per-turn cannot be used with "
-                        f"{'--on-error keep' if on_error is OnError.keep else '--coarse'}: "
-                        "the table has no row for an unreadable record and always has "
-                        "a 'coarse' column"
-                    )
-                # Only a --jobs the user gave: the default is the CPU count. By name:
-                # newer typers bring their own copy of click's ParameterSource.
-                source = ctx.get_parameter_source("jobs")
-                if jobs > 1 and getattr(source, "name", None) == "COMMANDLINE":
-                    raise ValueError(
-                        f"--per-turn cannot be used with --jobs {jobs}: the table is "
-                        "written by one process"
-                    )
+                check_per_turn(ctx, on_error, coarse, jobs)
                 rows, dialogues = label_table(input, output, fmt=fmt.value, overrides=overrides)
                 _say(f"wrote {_count(rows, 'turn')} of {_count(dialogues, 'dialogue')}")
                 return
