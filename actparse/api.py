@@ -91,7 +91,7 @@ def label_batch(
     For formats that keep their acts in one column (the Craigslist HF export's
     ``dialogue_acts``); returns only that column, and ``map`` keeps the others.
     """
-    size = _batch_size(batch)
+    size = _batch_size(batch, "label_batch")
     records = [
         _record({name: values[i] for name, values in batch.items()}, "<batch>", i + 1)
         for i in range(size)
@@ -113,26 +113,31 @@ def label_batch(
     return out
 
 
-def _batch_size(batch: Any) -> int:
+#: What labels one record, for each batch function: named when a record is given as a batch.
+_ONE = {"label_batch": "label_record", "turns_batch": "iter_turn_rows([record])"}
+
+
+def _batch_size(batch: Any, function: str) -> int:
     """The number of rows of a batch of columns, or :class:`InputError` saying what is
-    wrong with its shape."""
+    wrong with its shape; ``function`` is the batch function called (``label_batch`` or
+    ``turns_batch``), which the message names so the user knows which call to fix."""
     if not isinstance(batch, Mapping):
         raise InputError(
-            f"label_batch takes an object of columns (name: list of values), got {json_kind(batch)}"
+            f"{function} takes an object of columns (name: list of values), got {json_kind(batch)}"
         )
     sizes: dict[str, int] = {}
     for name, values in batch.items():
         if not isinstance(values, Sequence) or isinstance(values, str | bytes):
             # What Dataset.map passes without batched=True: one record, not columns.
             raise InputError(
-                f"label_batch: column {name!r} must be a list of values, got "
+                f"{function}: column {name!r} must be a list of values, got "
                 f"{json_kind(values)}: a record, not a batch of columns? Use "
-                "Dataset.map(actparse.label_batch, batched=True), or label_record for one"
+                f"Dataset.map(actparse.{function}, batched=True), or {_ONE[function]} for one"
             )
         sizes[name] = len(values)
     if len(set(sizes.values())) > 1:
         shown = ", ".join(f"{name} has {size}" for name, size in sizes.items())
-        raise InputError(f"label_batch: the columns differ in length ({shown} values)")
+        raise InputError(f"{function}: the columns differ in length ({shown} values)")
     return next(iter(sizes.values()), 0)
 
 
@@ -222,7 +227,7 @@ def turns_batch(
     dialogue included. Where a corpus has no dialogue id, it is the dataset's row number
     when ``map`` is given ``with_indices=True``, else ``batch:N``.
     """
-    size = _batch_size(batch)
+    size = _batch_size(batch, "turns_batch")
     turns: list[list[dict[str, Any]]] = []
     for i in range(size):
         record = _record({name: values[i] for name, values in batch.items()}, "<batch>", i + 1)

@@ -36,6 +36,7 @@ from actparse.cli_options import (
     Prices,
     PricesOpt,
     RulesOpt,
+    check_per_turn,
 )
 from actparse.engine.rulefiles import RuleError
 from actparse.io.batch import WorkerDied, label_path, usable_cpus
@@ -175,6 +176,7 @@ def _silence_stdout() -> None:
 
 @app.command()
 def label(
+    ctx: typer.Context,
     input: Annotated[
         Path | None,
         typer.Argument(
@@ -231,7 +233,7 @@ def label(
             help="Write the per-turn table instead: one row per turn, the same columns for "
             "every corpus, each dialogue once; '.parquet', '.csv' or JSON lines by -o's "
             "name. Streamed in one process; a bad record stops the run (so --on-error "
-            "keep and --coarse are refused with it).",
+            "keep, --coarse and a --jobs above 1 are refused with it).",
         ),
     ] = False,
     coarse: Annotated[
@@ -259,15 +261,7 @@ def label(
                 _show_sample(overrides)
                 return
             if per_turn:
-                # A table row has no place for an unlabelled record, and its columns
-                # already hold the coarse act: options that would do nothing are refused.
-                if on_error is OnError.keep or coarse:
-                    raise ValueError(
-                        f"--per-turn cannot be used with "
-                        f"{'--on-error keep' if on_error is OnError.keep else '--coarse'}: "
-                        "the table has no row for an unreadable record and always has "
-                        "a 'coarse' column"
-                    )
+                check_per_turn(ctx, on_error, coarse, jobs)
                 rows, dialogues = label_table(input, output, fmt=fmt.value, overrides=overrides)
                 _say(f"wrote {_count(rows, 'turn')} of {_count(dialogues, 'dialogue')}")
                 return

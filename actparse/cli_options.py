@@ -1,7 +1,7 @@
 """The options the commands of :mod:`actparse.cli` share: ``--format``, ``--corpus``,
 ``--lexicon``, ``--prices``, ``--rules``, ``--acts`` and ``--on-error``, each declared
 once. The choices of ``--format`` and ``--corpus`` come from the registry, plug-ins
-included.
+included. :func:`check_per_turn` refuses the options ``label --per-turn`` cannot honour.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ __all__ = [
     "Prices",
     "PricesOpt",
     "RulesOpt",
+    "check_per_turn",
 ]
 
 #: ``--format`` and ``--corpus`` choices, from the registry.
@@ -55,8 +56,10 @@ RulesOpt = Annotated[
     Path | None,
     typer.Option(
         "--rules",
-        help="Tag-rule YAML to use instead of the input corpus' shipped one "
-        "(rules/<corpus>/tags.yaml, or MutualFriends' rules file).",
+        # No <corpus> placeholder: the help is Markdown, which drops it as an HTML tag,
+        # and no long path: rich cuts a word wider than the help column with an ellipsis.
+        help="Tag-rule YAML to use instead of the shipped one of the input's corpus (the "
+        "tags.yaml of its rules folder, or MutualFriends' rules file).",
         dir_okay=False,
     ),
 ]
@@ -89,3 +92,22 @@ PricesOpt = Annotated[
 class OnError(StrEnum):
     stop = "stop"
     keep = "keep"
+
+
+def check_per_turn(ctx: typer.Context, on_error: OnError, coarse: bool, jobs: int) -> None:
+    """Refuse, with :class:`ValueError`, the options ``label --per-turn`` would ignore: a
+    table row has no place for an unreadable record, its columns always hold the coarse
+    act, and the table is written by one process."""
+    if on_error is OnError.keep or coarse:
+        raise ValueError(
+            f"--per-turn cannot be used with "
+            f"{'--on-error keep' if on_error is OnError.keep else '--coarse'}: the table "
+            "has no row for an unreadable record and always has a 'coarse' column"
+        )
+    # Only a --jobs the user gave: the default is the CPU count. By name: newer typers
+    # bring their own copy of click's ParameterSource.
+    source = ctx.get_parameter_source("jobs")
+    if jobs > 1 and getattr(source, "name", None) == "COMMANDLINE":
+        raise ValueError(
+            f"--per-turn cannot be used with --jobs {jobs}: the table is written by one process"
+        )

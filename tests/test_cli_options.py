@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -139,6 +140,19 @@ def test_acts_option_replaces_the_act_space(fixtures: Path, tmp_path: Path) -> N
     source = str(fixtures / "casino_20.json")
     coarse = {a.get("coarse") for r in _label([source, "--acts", str(path)]) for a in r["acts"]}
     assert "salute" in coarse and "greet" not in coarse
+
+
+def test_the_rules_help_reads_whole_at_any_width() -> None:
+    """The help is Markdown: a bare <corpus> was dropped as an HTML tag ("rules//tags.yaml"),
+    and a path longer than the help column was cut with an ellipsis at 80 columns."""
+    for command in ("label", "eval"):
+        for width in ("80", "200"):
+            result = runner.invoke(app, [command, "--help"], env={"COLUMNS": width})
+            assert result.exit_code == 0, result.output
+            assert "…" not in result.output, (command, width)
+            # The help column's text, its lines joined, without the box drawing.
+            words = " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.output).split())
+            assert "the tags.yaml of its rules folder, or MutualFriends' rules file" in words
 
 
 def test_rules_on_standard_input_need_a_format(tmp_path: Path) -> None:

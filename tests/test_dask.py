@@ -19,8 +19,9 @@ dd = pytest.importorskip("dask.dataframe", reason="the Dask recipe needs dask.da
 distributed = pytest.importorskip("distributed", reason="the recipe runs on distributed")
 
 
-def dask_turns(path: Path, size: int) -> Any:
-    """The README's recipe: ``size`` records per partition."""
+def dask_turns(path: Path, size: int, workers: int = 1, processes: bool = False) -> Any:
+    """The README's recipe: ``size`` records per partition, on ``workers`` threads of this
+    process or, with ``processes``, worker processes."""
     records = list(actparse.read_records(path))
     parts = [
         dask.delayed(actparse.to_frame)(records[i : i + size], after=records[i - 1] if i else None)
@@ -28,7 +29,9 @@ def dask_turns(path: Path, size: int) -> Any:
     ]
     with (
         dask.config.set({"dataframe.convert-string": False}),
-        distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster,
+        distributed.LocalCluster(
+            n_workers=workers, processes=processes, dashboard_address=None
+        ) as cluster,
         distributed.Client(cluster),
     ):
         return dd.from_delayed(parts, meta=actparse.to_frame([])).compute()
@@ -53,3 +56,12 @@ def test_the_cluster_gives_the_rows_of_the_command_line(
     turns = dask_turns(source, size=2)
     assert _rows(turns) == list(read_turn_table(out))
     assert list(turns.dtypes) == list(actparse.to_frame([]).dtypes)
+
+
+@pytest.mark.slow
+def test_worker_processes_give_the_same_rows(fixtures: Path) -> None:
+    """A real cluster sends the records to other processes: they must survive pickling
+    (a thread cluster never pickles them)."""
+    source = fixtures / "dealornodeal_val_20.txt"
+    turns = dask_turns(source, size=3, workers=2, processes=True)
+    assert _rows(turns.reset_index(drop=True)) == _rows(actparse.to_frame(source))

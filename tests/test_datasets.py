@@ -76,3 +76,13 @@ def test_label_batch_points_to_turns_batch_for_other_formats(fixtures: Path) -> 
     batch = {key: [r[key] for r in records] for key in records[0]}
     with pytest.raises(actparse.InputError, match="turns_batch labels every format"):
         actparse.label_batch(batch)
+
+
+def test_turns_batch_without_batched_names_itself(fixtures: Path) -> None:
+    """``map`` without ``batched=True`` hands over one record; the error names the function
+    called (it used to name label_batch whichever was used)."""
+    dataset = _dataset(fixtures / LAYOUTS["casino"]).select(range(2))
+    with pytest.raises(actparse.InputError, match=r"^turns_batch: .*map\(actparse\.turns_batch"):
+        dataset.map(actparse.turns_batch)
+    with pytest.raises(actparse.InputError, match=r"^turns_batch takes an object of columns"):
+        actparse.turns_batch([])  # type: ignore[arg-type]

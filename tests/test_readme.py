@@ -98,3 +98,22 @@ def test_the_shell_section_runs_and_does_what_it_says(shell: Path) -> None:
     labelled = (shell / "labelled.jsonl").read_text().splitlines()
     assert len(labelled) == 20
     assert (shell / "first.jsonl").read_text().splitlines() == labelled[:1]
+
+
+def test_the_pandas_sections_commands_write_the_tables_it_names(
+    shell: Path, data_dir: Path
+) -> None:
+    """The ```sh block of "pandas" writes turns.parquet and turns.csv; its paths are
+    relative to a checkout beside shared/, so they are pointed at ``$ACTPARSE_DATA``."""
+    pytest.importorskip("pyarrow", reason="the README's Parquet example needs pyarrow")
+    from actparse.io.turn_files import read_turn_table
+
+    (code,) = python_blocks(README.read_text(encoding="utf-8"), _SH_BLOCK)["pandas"]
+    assert "../shared/data/" in code
+    code = code.replace("../shared/data/", f"{data_dir}/")
+    result = subprocess.run(["bash", "-e", "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, f"{code}\n{result.stderr}"
+    assert "wrote 3340 turns of 562 dialogues" in result.stderr
+    assert "wrote 3305 turns of 357 dialogues" in result.stderr
+    assert sum(1 for _ in read_turn_table(shell / "turns.parquet")) == 3340
+    assert sum(1 for _ in read_turn_table(shell / "turns.csv")) == 3305

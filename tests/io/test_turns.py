@@ -155,7 +155,11 @@ def test_cli_per_turn_writes_the_table(fixtures: Path, tmp_path: Path, suffix: s
     assert list(read_turn_table(out)) == list(iter_turn_rows(source))
 
 
-@pytest.mark.parametrize("option", [["--on-error", "keep"], ["--coarse"]], ids=["keep", "coarse"])
+@pytest.mark.parametrize(
+    "option",
+    [["--on-error", "keep"], ["--coarse"], ["--jobs", "2"]],
+    ids=["keep", "coarse", "jobs"],
+)
 def test_cli_per_turn_refuses_options_it_cannot_honour(
     fixtures: Path, tmp_path: Path, option: list[str]
 ) -> None:
@@ -166,6 +170,16 @@ def test_cli_per_turn_refuses_options_it_cannot_honour(
     assert result.exit_code == 1
     assert f"--per-turn cannot be used with {' '.join(option)}" in result.output
     assert not out.exists()
+
+
+def test_cli_per_turn_takes_the_default_jobs_and_jobs_1(fixtures: Path, tmp_path: Path) -> None:
+    """Only a --jobs the user gives is refused: the default (the CPUs, 2 or more on most
+    machines) and --jobs 1 ask for nothing the table cannot do."""
+    source = fixtures / "dealornodeal_val_20.txt"
+    for option in ([], ["--jobs", "1"]):
+        out = tmp_path / "turns.csv"
+        result = runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out), *option])
+        assert result.exit_code == 0, result.output
 
 
 def test_cli_per_turn_to_stdout_is_json_lines(fixtures: Path) -> None:
