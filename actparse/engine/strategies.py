@@ -55,9 +55,10 @@ _STRATEGIC = LABELS[:-1]
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u00b4": "'"})
 _WORD = regex.compile(r"[a-z0-9']+")
-#: Texts tagged recently, so a text seen again (a corpus' other view of a dialogue,
-#: "ok", "hello") costs one lookup; cleared past this size to bound memory.
-_CACHE_SIZE = 1 << 14
+#: Texts tagged recently, so a short reply seen again ("ok", "deal", "hello") costs one
+#: lookup; cleared past this size, so it holds what recurs within a few hundred messages
+#: and memory stays bounded (it is no store of a whole corpus).
+_CACHE_SIZE = 1 << 10
 
 
 def load_strategy_rules(path: str | Path | Traversable | None = None) -> RuleSet:
@@ -73,6 +74,7 @@ class StrategyTagger:
         unknown = set(self.rules.by_tag) - set(_STRATEGIC)
         if unknown:
             raise ValueError(f"strategy rules set unknown labels: {sorted(unknown)}")
+        self._token_rules = any(not r.match.startswith("text-") for r in self.rules.rules)
         self._cache: dict[str, tuple[str, ...]] = {}
 
     def tag(self, text: str) -> tuple[str, ...]:
@@ -81,11 +83,15 @@ class StrategyTagger:
         found = self._cache.get(text)
         if found is not None:
             return found
-        norm = text.lower().translate(_APOSTROPHES)
+        norm = text.lower()
+        if not norm.isascii():
+            norm = norm.translate(_APOSTROPHES)
         if not norm.strip():
             labels: tuple[str, ...] = ()
         else:
-            tokens = _WORD.findall(norm)
+            # Words only for rules that match tokens (the shipped file has none): finding
+            # them costs as much as a third of the text rules.
+            tokens = _WORD.findall(norm) if self._token_rules else ()
             labels = tuple(self.rules.tags(_STRATEGIC, tokens, norm)) or (NON_STRATEGIC,)
         if len(self._cache) >= _CACHE_SIZE:
             self._cache.clear()
