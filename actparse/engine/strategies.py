@@ -32,6 +32,7 @@ __all__ = [
     "add_strategies",
     "default_tagger",
     "load_strategy_rules",
+    "view",
 ]
 
 #: The labels, in the order a turn's strategies are listed.
@@ -61,6 +62,16 @@ _WORD = regex.compile(r"[a-z0-9']+")
 _CACHE_SIZE = 1 << 10
 
 
+def view(text: str) -> str:
+    """A message as the rules see it: lowercased, typographic apostrophes made plain, and
+    a space in front, so that a phrase value written with a leading space (" good luck")
+    matches at a word start anywhere, the first word too."""
+    norm = text.lower()
+    if not norm.isascii():
+        norm = norm.translate(_APOSTROPHES)
+    return " " + norm
+
+
 def load_strategy_rules(path: str | Path | Traversable | None = None) -> RuleSet:
     """The strategy rules: ``path``, or the shipped ``rules/strategies.yaml``."""
     return load_rules(path, default=("strategies.yaml",))
@@ -83,20 +94,21 @@ class StrategyTagger:
         found = self._cache.get(text)
         if found is not None:
             return found
-        norm = text.lower()
-        if not norm.isascii():
-            norm = norm.translate(_APOSTROPHES)
-        if not norm.strip():
+        if not text.strip():
             labels: tuple[str, ...] = ()
         else:
-            # Words only for rules that match tokens (the shipped file has none): finding
-            # them costs as much as a third of the text rules.
-            tokens = _WORD.findall(norm) if self._token_rules else ()
-            labels = tuple(self.rules.tags(_STRATEGIC, tokens, norm)) or (NON_STRATEGIC,)
+            labels = self._tag(text)
         if len(self._cache) >= _CACHE_SIZE:
             self._cache.clear()
         self._cache[text] = labels
         return labels
+
+    def _tag(self, text: str) -> tuple[str, ...]:
+        norm = view(text)
+        # Words only for rules that match tokens (the shipped file has none): finding
+        # them costs as much as a third of the text rules.
+        tokens = _WORD.findall(norm) if self._token_rules else ()
+        return tuple(self.rules.tags(_STRATEGIC, tokens, norm)) or (NON_STRATEGIC,)
 
 
 _default: list[StrategyTagger] = []

@@ -14,16 +14,12 @@ from actparse.engine.strategies import (
     StrategyTagger,
     default_tagger,
     load_strategy_rules,
+    view,
 )
 from actparse.engine.tags import Rule, RuleSet, parse_rules
 
 RULES = load_strategy_rules()
 TAGGER = default_tagger()
-
-
-def _view(text: str) -> str:
-    # What the rules see (StrategyTagger.tag): the message lowercased.
-    return text.lower()
 
 
 RULE_CASES = [
@@ -42,7 +38,7 @@ def test_every_rule_has_examples_and_a_known_label() -> None:
 
 @pytest.mark.parametrize(("rule", "text", "expected"), RULE_CASES)
 def test_rule_examples(rule: Rule, text: str, expected: bool) -> None:
-    assert rule.matches((), _view(text)) is expected
+    assert rule.matches((), view(text)) is expected
 
 
 #: Messages written for this table (not from any corpus), with the labels they get.
@@ -52,12 +48,12 @@ GOLDEN = [
     ("bare-greeting-is-not-small-talk", "hi", {NON_STRATEGIC}),
     ("self-need-with-reason", "I need the firewood because my tent is thin", {"self-need"}),
     ("self-situation", "I get thirsty really fast on long walks", {"self-need"}),
-    ("other-need", "My two kids eat a ton, so food matters", {"other-need"}),
+    ("other-need", "My kids eat a ton, so food matters", {"other-need"}),
     ("no-need", "We already have plenty of water, so take it", {"no-need"}),
-    ("elicit-pref", "Which package matters most to you?", {"elicit-pref"}),
+    ("elicit-pref", "What do you need the most?", {"elicit-pref"}),
     ("split-question-is-no-elicit-pref", "How should we split these?", {"promote-coordination"}),
     ("uv-part", "You probably have enough food already", {"uv-part"}),
-    ("vouch-fair", "Splitting it evenly seems fair", {"vouch-fair"}),
+    ("vouch-fair", "That sounds fair to me", {"vouch-fair"}),
     ("empathy", "Oh no, I am sorry to hear about your stove", {"showing-empathy"}),
     (
         "coordination",
@@ -77,6 +73,8 @@ KNOWN_MISSES = [
     ("uv-part-implied", "Surely a lake that big keeps a camper in water", {"uv-part"}),
     ("empathy-implied", "That must have been a rough night for all of you", {"showing-empathy"}),
     ("self-need-bare", "Water is what matters here", {"self-need"}),
+    ("other-need-counted", "My two kids eat a ton, so food matters", {"other-need"}),
+    ("elicit-pref-which", "Which package matters most to you?", {"elicit-pref"}),
 ]
 
 
