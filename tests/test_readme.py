@@ -28,6 +28,7 @@ SECTIONS = {
     "datasets": ("datasets",),
     "Dask": ("dask.dataframe", "distributed"),
     "spaCy": ("spacy",),
+    "Negotiation strategies": (),
 }
 
 _HEADING = re.compile(r"^(#{2,3}) (.+?)\s*$")
