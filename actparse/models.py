@@ -183,6 +183,8 @@ class Act(NamedTuple):
     split: ItemSplit | None = None
     #: Knowledge-base values the turn mentions or selects (MutualFriends).
     entities: tuple[EntityMention, ...] = ()
+    #: The turn's negotiation strategies (CaSiNo's labels, ``rules/strategies.yaml``).
+    strategies: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view: intent, price, turn, agent, and the evidence."""
@@ -206,6 +208,8 @@ class Act(NamedTuple):
             out["split"] = self.split.to_dict()
         if self.entities:
             out["entities"] = [e.to_dict() for e in self.entities]
+        if self.strategies:
+            out["strategies"] = list(self.strategies)
         return out
 
 
@@ -241,5 +245,6 @@ _readable(
         "coarse": "The act in the shared coarse act space (rules/acts.yaml).",
         "split": "The item split proposed or submitted (Deal or No Deal, CaSiNo): ItemSplit.",
         "entities": "Knowledge-base values mentioned or selected (MutualFriends): EntityMention.",
+        "strategies": "The negotiation strategies of the turn (CaSiNo's labels), possibly ().",
     },
 )

@@ -29,6 +29,7 @@ from actparse.corpora.mutualfriends import names
 from actparse.corpora.splits import tokens as split_tokens
 from actparse.engine import sentences, tokenizer
 from actparse.engine.rulefiles import shipped
+from actparse.engine.strategies import load_strategy_rules
 from actparse.engine.tags import Rule, load_rules
 
 #: Characters of the short text; the long one is GROWTH times longer.
@@ -122,6 +123,13 @@ for corpus in registry.BUILTIN:
                     id=f"{corpus.name}:{rule.name}",
                 )
             )
+for rule in load_strategy_rules().rules:  # one file for every corpus
+    if rule.match.startswith("text-"):
+        CASES.append(
+            pytest.param(
+                _rule(rule), list(rule.values), rule.examples, id=f"strategies:{rule.name}"
+            )
+        )
 for price_rule in extended.load_extended_rules().rules:
     if price_rule.compiled is not None:
         CASES.append(

@@ -29,6 +29,7 @@ SECTIONS = {
     "Dask": ("dask.dataframe", "distributed"),
     "spaCy": ("spacy",),
     "A report to look at": ("plotly",),
+    "Negotiation strategies": (),
 }
 
 _HEADING = re.compile(r"^(#{2,3}) (.+?)\s*$")

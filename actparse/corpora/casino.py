@@ -29,12 +29,17 @@ from actparse.corpora.splits.dialogue import (
     SplitDialogueParser,
 )
 from actparse.corpora.splits.evaluate import SplitReport
+from actparse.corpora.splits.lexicon import SplitLexicon
+from actparse.corpora.strategy_eval import StrategyScores
+from actparse.engine.acts import ActSpace
 from actparse.engine.decisions import DecisionList, IntentRule
+from actparse.engine.strategies import StrategyTagger, add_strategies, default_tagger
+from actparse.engine.tags import RuleSet
 from actparse.io.fields import count_field
 from actparse.io.records import Record
 from actparse.models import Act, Dialogue, Item, ItemSplit, Party, Turn
 from actparse.registry import Parser
-from actparse.reports import located
+from actparse.reports import Table, located
 
 __all__ = [
     "ACT_TARGETS",
@@ -323,6 +328,21 @@ class CasinoParser(SplitDialogueParser):
     # "nope, take it or leave it".
     refusal_intents = frozenset({"disagree"})
 
+    def __init__(
+        self,
+        *,
+        lexicon: SplitLexicon | None = None,
+        rules: RuleSet | None = None,
+        act_space: ActSpace | None = None,
+        strategies: StrategyTagger | None = None,
+    ) -> None:
+        super().__init__(lexicon=lexicon, rules=rules, act_space=act_space)
+        self.strategies = strategies if strategies is not None else default_tagger()
+
+    def parse(self, dialogue: Dialogue) -> list[Act]:
+        """One act per turn, with each message's strategies."""
+        return add_strategies(dialogue, super().parse(dialogue), self.strategies)
+
     def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:
         """The act of a deal action (``None`` for a message)."""
         if turn.action == "submit-deal":
@@ -355,6 +375,9 @@ class CasinoReport(SplitReport):
         default_factory=lambda: defaultdict(Counter)
     )
 
+    #: Our strategies against the annotators' labels, utterance by utterance.
+    strategy_scores: StrategyScores = field(default_factory=StrategyScores)
+
     def add_labels(self, dialogue: Dialogue, acts: Sequence[Act]) -> None:
         """Count the coarse act of every annotated utterance under each of its labels,
         and under the family of :data:`ACT_TARGETS` it belongs to."""
@@ -364,6 +387,8 @@ class CasinoReport(SplitReport):
                 self.strategy_acts[label][coarse] += 1
             for family in _families(turn.labels, act):
                 self.target_acts[family][coarse] += 1
+            if turn.labels:
+                self.strategy_scores.add(turn.labels, act.strategies, turn.text)
 
     def target_share(self, family: str) -> float:
         """The share of a family's utterances whose coarse act is the one
@@ -408,7 +433,13 @@ class CasinoReport(SplitReport):
         }
         out["need_statements"] = self.need_statements()
         out["annotated_utterances"] = sum(sum(c.values()) for c in self.strategy_acts.values())
+        out.update(self.strategy_scores.summary())
         return out
+
+    def tables(self) -> list[Table]:
+        """The figures, with the strategy scores and confusions as tables of their own."""
+        own = [t for t in super().tables() if t.title != "strategies"]
+        return own + self.strategy_scores.tables()
 
 
 def evaluate_casino(

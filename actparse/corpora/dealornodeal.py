@@ -32,8 +32,12 @@ from actparse.corpora.splits.dialogue import (
     SplitDialogueParser,
 )
 from actparse.corpora.splits.evaluate import SplitReport
+from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.splits.views import ViewMemo
+from actparse.engine.acts import ActSpace
 from actparse.engine.decisions import DecisionList, IntentRule
+from actparse.engine.strategies import StrategyTagger, add_strategies, default_tagger
+from actparse.engine.tags import RuleSet
 from actparse.io.fields import count_field, list_field
 from actparse.io.records import Record
 from actparse.models import Act, Dialogue, Item, ItemSplit, Party, Turn
@@ -262,14 +266,26 @@ class DealOrNoDealParser(SplitDialogueParser):
     #: How many dialogues the parser remembers to mirror for their other view (0: none).
     view_memo_size = 2
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
+    def __init__(
+        self,
+        *,
+        lexicon: SplitLexicon | None = None,
+        rules: RuleSet | None = None,
+        act_space: ActSpace | None = None,
+        strategies: StrategyTagger | None = None,
+    ) -> None:
+        super().__init__(lexicon=lexicon, rules=rules, act_space=act_space)
+        self.strategies = strategies if strategies is not None else default_tagger()
         self._views = ViewMemo(self.view_memo_size)
 
     def parse(self, dialogue: Dialogue) -> list[Act]:
         """One act per turn; the second view of a dialogue gets the first one's acts,
-        mirrored (:mod:`~actparse.corpora.splits.views`: the same as parsing it)."""
-        return self._views.parse(dialogue, super().parse)
+        mirrored (:mod:`~actparse.corpora.splits.views`: the same as parsing it, and a
+        turn's strategies depend on its text alone, so they carry over unchanged)."""
+        return self._views.parse(dialogue, self._parse_one_view)
+
+    def _parse_one_view(self, dialogue: Dialogue) -> list[Act]:
+        return add_strategies(dialogue, super().parse(dialogue), self.strategies)
 
     def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:
         """The ``select`` act of the selection turn (with the agreed split, if any)."""

@@ -19,7 +19,7 @@ import regex
 
 from actparse.engine.guard import timeout_for
 from actparse.engine.prefilter import ASCII_LOWER, NeedIndex, required_literals
-from actparse.engine.rulefiles import RuleError, check_keys, load_file, string_list, where
+from actparse.engine.rulefiles import LINE, RuleError, check_keys, load_file, string_list, where
 
 __all__ = ["MATCH_KINDS", "Rule", "RuleSet", "literal_alternatives", "load_rules", "parse_rules"]
 
@@ -34,7 +34,7 @@ MATCH_KINDS = {
 }
 REQUIRED_KEYS = frozenset({"name", "tag", "match", "values"})
 ALLOWED_KEYS = REQUIRED_KEYS | {"description", "ignore_case", "examples", "counterexamples"}
-FILE_KEYS = frozenset({"description", "rules"})
+FILE_KEYS = frozenset({"description", "rules", "classes"})
 
 # Cocoa ran on Python 2, where patterns compiled without re.UNICODE have ASCII-only
 # \w, \d, \s and case folding; VERSION0 keeps the `re`-compatible semantics.
@@ -383,11 +383,34 @@ class RuleSet:
         return len(self.rules)
 
 
+def _word_classes(doc: dict[str, Any], source: str) -> dict[str, str]:
+    """The file's ``classes`` (name -> words) as regex alternations to put in for
+    ``{name}`` in a value: one place for a vocabulary many patterns share (item names)."""
+    raw = doc.get("classes", {})
+    if not isinstance(raw, dict):
+        raise RuleError(f"{source}:1: 'classes' must map names to lists of words")
+    return {
+        str(name): "(?:" + "|".join(regex.escape(w) for w in string_list(words, source, name)) + ")"
+        for name, words in raw.items()
+        if name != LINE
+    }
+
+
+def _put_classes(value: str, classes: dict[str, str]) -> str:
+    """``value`` with every ``{name}`` of a class replaced by its alternation."""
+    for name, alternation in classes.items():
+        value = value.replace("{" + name + "}", alternation)
+    return value
+
+
 def parse_rules(doc: Any, source: str) -> list[Rule]:
-    """Validate the rules of one parsed YAML document; ``source`` names it in errors."""
+    """Validate the rules of one parsed YAML document; ``source`` names it in errors.
+
+    Values may name a word class of the file's ``classes`` as ``{name}``."""
     if not isinstance(doc, dict) or not isinstance(doc.get("rules"), list):
         raise RuleError(f"{source}:1: expected a mapping with a 'rules' list")
     check_keys(doc, FILE_KEYS, f"{source}:1", "the rule file")
+    classes = _word_classes(doc, source)
     rules: list[Rule] = []
     seen: set[str] = set()
     for record in doc["rules"]:
@@ -411,7 +434,10 @@ def parse_rules(doc: Any, source: str) -> list[Rule]:
                 name=str(name),
                 tag=str(record["tag"]),
                 match=record["match"],
-                values=string_list(record["values"], context, "values", single=True),
+                values=tuple(
+                    _put_classes(v, classes)
+                    for v in string_list(record["values"], context, "values", single=True)
+                ),
                 description=str(record.get("description", "")),
                 ignore_case=bool(record.get("ignore_case", False)),
                 examples=string_list(record.get("examples", []), context, "examples", single=True),

@@ -142,6 +142,36 @@ class ParquetSink:
             fields.append(pa.field(name, pa.string() if pa.types.is_null(kind) else kind))
         return self._with_error_columns(pa.schema(fields))
 
+    def _with_new_columns(self, schema: Any, rows: list[dict[str, Any]]) -> Any:
+        """The input's schema plus what labelling adds, typed from the rows: new columns
+        (an ``acts`` list) and new fields of a struct column (``strategies`` in
+        ``dialogue_acts``), the input's own fields and types kept as they were, so a
+        labelled Parquet file loses none of it."""
+        pa = self.pa
+        labelled = [row for row in rows if ERROR_COLUMNS[0] not in row]
+        if not labelled:
+            return schema
+        inferred = {f.name: f for f in self._infer(labelled)}
+        for name, added in inferred.items():
+            if name not in schema.names:
+                schema = schema.append(added)
+                continue
+            old = schema.field(name)
+            if not (pa.types.is_struct(old.type) and pa.types.is_struct(added.type)):
+                continue
+            have = {old.type.field(k).name for k in range(old.type.num_fields)}
+            new = [
+                added.type.field(k)
+                for k in range(added.type.num_fields)
+                if added.type.field(k).name not in have
+            ]
+            if new:
+                children = [old.type.field(k) for k in range(old.type.num_fields)] + new
+                schema = schema.set(
+                    schema.get_field_index(name), old.with_type(pa.struct(children))
+                )
+        return schema
+
     def _type_of(self, value: Any) -> Any:
         try:
             return self.pa.array([value]).type
@@ -153,6 +183,8 @@ class ParquetSink:
             return
         if self.schema is None:
             self.schema = self._infer(self.rows)
+        elif self.from_input and self.writer is None:
+            self.schema = self._with_new_columns(self.schema, self.rows)
         try:
             table = self.pa.Table.from_pylist(self.rows, schema=self.schema)
         except _CONVERSION_ERRORS:

@@ -165,6 +165,17 @@ ENTITIES = Kind(
 )
 
 
+#: Labels of a turn (its strategies; ``[]`` when none).
+LABELS = Kind(
+    "labels",
+    lambda pa: pa.list_(pa.string()),
+    "object",
+    lambda ds: [ds.Value("string")],
+    _json_or_empty,
+    lambda s: json.loads(s) if s else [],
+)
+
+
 @dataclass(frozen=True)
 class Column:
     """One column of the table: its name, kind, and how a turn gives its value."""
@@ -219,6 +230,12 @@ COLUMNS: tuple[Column, ...] = (
         ENTITIES,
         lambda t: [e.to_dict() for e in t.act.entities],
         "knowledge-base values mentioned or selected",
+    ),
+    Column(
+        "strategies",
+        LABELS,
+        lambda t: list(t.act.strategies),
+        "the turn's negotiation strategies (CaSiNo's labels, rules/strategies.yaml)",
     ),
 )
 

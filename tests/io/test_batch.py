@@ -113,7 +113,16 @@ def test_parquet_gives_the_same_acts(fixtures: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["label", str(source), "-o", str(out)])
     assert result.exit_code == 0, result.output
     labelled = pq.read_table(out)
-    assert labelled.schema == table.schema  # the HF column layout is kept
+    # The HF column layout is kept; dialogue_acts gains the strategies beside its lists.
+    acts_type = table.schema.field("dialogue_acts").type
+    assert labelled.schema.remove(labelled.schema.get_field_index("dialogue_acts")) == (
+        table.schema.remove(table.schema.get_field_index("dialogue_acts"))
+    )
+    labelled_acts = labelled.schema.field("dialogue_acts").type
+    assert [labelled_acts.field(k) for k in range(acts_type.num_fields)] == [
+        acts_type.field(k) for k in range(acts_type.num_fields)
+    ]
+    assert labelled_acts.field(acts_type.num_fields).name == "strategies"
     assert labelled.column("dialogue_acts").to_pylist() == _acts_of_json_path(fixtures)
 
 

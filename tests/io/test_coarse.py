@@ -40,7 +40,7 @@ def test_hf_gets_a_coarse_list_beside_intent_and_nothing_else(
     assert len(plain) == len(coarse) == len(expected) == 20
     for without, with_, acts in zip(plain, coarse, expected):
         labelled = json.loads(with_)["dialogue_acts"]
-        assert list(labelled) == ["intent", "price", "coarse"]
+        assert list(labelled) == ["intent", "price", "strategies", "coarse"]
         assert labelled["coarse"] == acts
         # Byte for byte: the line is the plain one with the coarse list added.
         added = f', "coarse": {json.dumps(acts, ensure_ascii=False)}'

@@ -111,7 +111,15 @@ def test_hf_output_keeps_fields_and_round_trips(fixtures: Path, tmp_path: Path) 
             k: v for k, v in raw.items() if k != "dialogue_acts"
         }
         acts = out["dialogue_acts"]
-        assert len(acts["intent"]) == len(acts["price"]) == len(raw["utterance"])
+        assert list(acts) == ["intent", "price", "strategies"]
+        assert (
+            len(acts["intent"])
+            == len(acts["price"])
+            == len(acts["strategies"])
+            == len(raw["utterance"])
+        )
+        # Every message has a strategy label (non-strategic when no other fits).
+        assert all(labels for labels, text in zip(acts["strategies"], raw["utterance"]) if text)
         assert all(isinstance(p, float) and (p > 0 or p == -1.0) for p in acts["price"])
     path = tmp_path / "out.jsonl"
     path.write_text("".join(json.dumps(o) + "\n" for o in outputs))
@@ -128,9 +136,10 @@ def test_cocoa_output_gets_event_metadata(fixtures: Path) -> None:
         for event in out["events"]:
             meta = event["metadata"]
             if event["action"] in ("accept", "reject", "quit"):
-                assert meta == {"intent": event["action"]}
+                assert meta == {"intent": event["action"], "strategies": []}
             else:
-                assert set(meta) == {"intent", "price"}
+                assert set(meta) == {"intent", "price", "strategies"}
+                assert bool(meta["strategies"]) == (event["action"] == "message")
     skipped = [o for o in outputs if o["events"][0]["metadata"] is None]
     for out in skipped:
         assert all(e["metadata"] is None for e in out["events"])

@@ -87,6 +87,7 @@ def _metadata(act: Act, dialogue: Dialogue, coarse: bool) -> dict[str, Any] | No
         meta["coarse"] = act.coarse
     if action not in ("accept", "reject", "quit"):
         meta["price"] = act.price
+    meta["strategies"] = list(act.strategies)
     return meta
 
 

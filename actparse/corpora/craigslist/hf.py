@@ -139,11 +139,15 @@ def hf_acts(acts: Sequence[Act]) -> dict[str, list[Any]]:
     return {
         "intent": [a.intent or "" for a in acts],
         "price": [a.price if a.price else NO_PRICE for a in acts],
+        # In the one field the export keeps its acts in, so a JSON line's other
+        # characters stay as they were (the field is spliced in).
+        "strategies": [list(a.strategies) for a in acts],
     }
 
 
 def write_hf(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> dict[str, Any]:
-    """A copy of an HF record with ``dialogue_acts`` filled in, every other field kept."""
+    """A copy of an HF record with ``dialogue_acts`` filled in (with ``strategies``, a
+    list of labels per turn, beside ``intent`` and ``price``), every other field kept."""
     out = dict(raw)
     out["dialogue_acts"] = hf_acts(acts)
     return out

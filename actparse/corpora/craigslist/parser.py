@@ -18,6 +18,7 @@ from actparse.corpora.craigslist.lexicon import PriceLexicon, load_lexicon
 from actparse.corpora.craigslist.linking import ListingContext
 from actparse.engine.acts import ActSpace, load_act_space
 from actparse.engine.decisions import DecisionList, IntentRule
+from actparse.engine.strategies import StrategyTagger, add_strategies, default_tagger
 from actparse.engine.tags import RuleSet, load_rules
 from actparse.engine.tokenizer import tokenize
 from actparse.models import (
@@ -209,7 +210,9 @@ class CraigslistParser:
         rules: RuleSet | None = None,
         act_space: ActSpace | None = None,
         prices: str = "cocoa",
+        strategies: StrategyTagger | None = None,
     ):
+        self.strategies = strategies if strategies is not None else default_tagger()
         self.lexicon = lexicon if lexicon is not None else load_lexicon()
         # "cocoa" reproduces the reference acts; "extended" also finds prices Cocoa's
         # rules miss ("150 bucks", "two hundred dollars"). Only the linking differs.
@@ -249,7 +252,9 @@ class CraigslistParser:
 
     def parse(self, dialogue: Dialogue) -> list[Act]:
         """One act per turn of the dialogue."""
-        return self._parse_tokenized(dialogue, _message_tokens(dialogue))
+        return add_strategies(
+            dialogue, self._parse_tokenized(dialogue, _message_tokens(dialogue)), self.strategies
+        )
 
     def parse_many(self, dialogues: Sequence[Dialogue]) -> list[list[Act]]:
         """The acts of each dialogue, as :meth:`parse` gives them.
@@ -259,7 +264,10 @@ class CraigslistParser:
         which labels about 7% faster than alternating the two dialogue by dialogue.
         """
         tokens = [_message_tokens(d) for d in dialogues]
-        return [self._parse_tokenized(d, t) for d, t in zip(dialogues, tokens)]
+        return [
+            add_strategies(d, self._parse_tokenized(d, t), self.strategies)
+            for d, t in zip(dialogues, tokens)
+        ]
 
     def _parse_tokenized(
         self, dialogue: Dialogue, tokens: Sequence[Sequence[str] | None]

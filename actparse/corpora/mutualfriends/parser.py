@@ -20,6 +20,7 @@ from actparse.corpora.mutualfriends.names import BREAKS, MESSAGE_TAGS, Names, fo
 from actparse.corpora.mutualfriends.reader import attribute_type
 from actparse.engine.acts import ActSpace, load_act_space
 from actparse.engine.decisions import DecisionList, IntentRule
+from actparse.engine.strategies import StrategyTagger, add_strategies, default_tagger
 from actparse.engine.tags import RuleSet, load_rules
 from actparse.engine.tokenizer import split_sentences, tokenize
 from actparse.models import Act, Dialogue, EntityMention, Turn
@@ -121,7 +122,9 @@ class MutualFriendsParser:
         rules: RuleSet | None = None,
         act_space: ActSpace | None = None,
         source: str = "rules/" + "/".join(RULES_FILE),
+        strategies: StrategyTagger | None = None,
     ):
+        self.strategies = strategies if strategies is not None else default_tagger()
         self.rules = rules if rules is not None else load_mutualfriends_rules()
         self.words = word_classes(self.rules, source)
         self.names = Names(self.words)
@@ -130,13 +133,15 @@ class MutualFriendsParser:
 
     def parse(self, dialogue: Dialogue) -> list[Act]:
         """One :class:`~actparse.models.Act` per turn."""
-        return [t.act for t in self.analyse(dialogue)]
+        return add_strategies(dialogue, [t.act for t in self.analyse(dialogue)], self.strategies)
 
     def parse_with_entities(
         self, dialogue: Dialogue
     ) -> list[tuple[Act, tuple[EntityMention, ...]]]:
         """One ``(act, mentions)`` per turn; a select's mentions are empty (see ``analyse``)."""
-        return [(t.act, t.entities) for t in self.analyse(dialogue)]
+        analysed = self.analyse(dialogue)
+        acts = add_strategies(dialogue, [t.act for t in analysed], self.strategies)
+        return [(act, t.entities) for act, t in zip(acts, analysed)]
 
     def analyse(self, dialogue: Dialogue) -> list[TurnParse]:
         """One :class:`TurnParse` per turn: the act, its entities, and for a select the

@@ -34,6 +34,7 @@ def act_records(dialogue: Dialogue, acts: Sequence[Act]) -> list[dict[str, Any]]
             "intent": act.intent,
             "coarse": act.coarse,
             "entities": [m.to_dict() for m in mentions],
+            "strategies": list(act.strategies),
         }
         if turn.action == "select":
             friend = selected_friend(turn)

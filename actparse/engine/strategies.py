@@ -1,0 +1,136 @@
+"""Negotiation strategies: CaSiNo's ten labels for any turn of any corpus.
+
+Acts say what a turn does to the deal; strategies say how the writer negotiates (small
+talk, stating needs, asking for the other's preferences, appeals to fairness...). The
+labels are CaSiNo's (Chawla et al., 2021); a turn may have several. The rules are tag
+rules (:mod:`actparse.engine.tags`) in ``rules/strategies.yaml``, one file for every
+corpus: each rule's tag is a label, and items are named through the file's ``item``
+word class. ``non-strategic`` is given, as the annotators gave it, only to a message no
+other label fits; a turn that is no message (an offer, a selection) has none.
+
+The rules see the message lowercased with typographic apostrophes made plain, and the
+tag-rule prefilter (:class:`~actparse.engine.prefilter.NeedIndex`) spares every pattern
+whose required words the message lacks, so tagging costs little per message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+import regex
+
+from actparse.engine.tags import RuleSet, load_rules
+from actparse.models import Act, Dialogue
+
+__all__ = [
+    "LABELS",
+    "NON_STRATEGIC",
+    "PAPER_LABELS",
+    "StrategyTagger",
+    "add_strategies",
+    "default_tagger",
+    "load_strategy_rules",
+    "view",
+]
+
+#: The labels, in the order a turn's strategies are listed.
+LABELS = (
+    "small-talk",
+    "self-need",
+    "other-need",
+    "no-need",
+    "elicit-pref",
+    "uv-part",
+    "vouch-fair",
+    "showing-empathy",
+    "promote-coordination",
+    "non-strategic",
+)
+#: The label of a message no other label fits.
+NON_STRATEGIC = "non-strategic"
+#: The seven labels the CaSiNo paper's model predicts.
+PAPER_LABELS = LABELS[:7]
+_STRATEGIC = LABELS[:-1]
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u00b4": "'"})
+_WORD = regex.compile(r"[a-z0-9']+")
+#: Texts tagged recently, so a short reply seen again ("ok", "deal", "hello") costs one
+#: lookup; cleared past this size, so it holds what recurs within a few hundred messages
+#: and memory stays bounded (it is no store of a whole corpus).
+_CACHE_SIZE = 1 << 10
+
+
+def view(text: str) -> str:
+    """A message as the rules see it: lowercased, typographic apostrophes made plain, and
+    a space in front, so that a phrase value written with a leading space (" good luck")
+    matches at a word start anywhere, the first word too."""
+    norm = text.lower()
+    if not norm.isascii():
+        norm = norm.translate(_APOSTROPHES)
+    return " " + norm
+
+
+def load_strategy_rules(path: str | Path | Traversable | None = None) -> RuleSet:
+    """The strategy rules: ``path``, or the shipped ``rules/strategies.yaml``."""
+    return load_rules(path, default=("strategies.yaml",))
+
+
+class StrategyTagger:
+    """Tags a message with its strategy labels (a tuple in :data:`LABELS` order)."""
+
+    def __init__(self, rules: RuleSet | None = None) -> None:
+        self.rules = rules if rules is not None else load_strategy_rules()
+        unknown = set(self.rules.by_tag) - set(_STRATEGIC)
+        if unknown:
+            raise ValueError(f"strategy rules set unknown labels: {sorted(unknown)}")
+        self._token_rules = any(not r.match.startswith("text-") for r in self.rules.rules)
+        self._cache: dict[str, tuple[str, ...]] = {}
+
+    def tag(self, text: str) -> tuple[str, ...]:
+        """The labels of a message; ``("non-strategic",)`` when no rule fires, ``()``
+        for an empty one."""
+        found = self._cache.get(text)
+        if found is not None:
+            return found
+        if not text.strip():
+            labels: tuple[str, ...] = ()
+        else:
+            labels = self._tag(text)
+        if len(self._cache) >= _CACHE_SIZE:
+            self._cache.clear()
+        self._cache[text] = labels
+        return labels
+
+    def _tag(self, text: str) -> tuple[str, ...]:
+        norm = view(text)
+        # Words only for rules that match tokens (the shipped file has none): finding
+        # them costs as much as a third of the text rules.
+        tokens = _WORD.findall(norm) if self._token_rules else ()
+        return tuple(self.rules.tags(_STRATEGIC, tokens, norm)) or (NON_STRATEGIC,)
+
+
+_default: list[StrategyTagger] = []
+
+
+def default_tagger() -> StrategyTagger:
+    """The tagger of the shipped rules, built once per process."""
+    if not _default:
+        _default.append(StrategyTagger())
+    return _default[0]
+
+
+def add_strategies(
+    dialogue: Dialogue, acts: Sequence[Act], tagger: StrategyTagger | None = None
+) -> list[Act]:
+    """``acts`` with each message turn's strategies filled in (other turns keep ``()``).
+
+    The labels depend on the turn's text alone, so both views of a dialogue get the same.
+    """
+    tag = (tagger or default_tagger()).tag
+    out = list(acts)
+    for k, (turn, act) in enumerate(zip(dialogue.turns, acts)):
+        if turn.action == "message" and turn.text:
+            out[k] = act._replace(strategies=tag(turn.text))
+    return out
