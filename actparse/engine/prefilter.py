@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import importlib
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import reduce
+from operator import or_
 from typing import Any
 
-__all__ = ["ASCII_LOWER", "NeedIndex", "required_literals"]
+__all__ = ["ASCII_LOWER", "NeedIndex", "bits", "required_literals"]
 
 #: Lowercases ASCII letters only, as ``regex``'s IGNORECASE folds the literals the rules
 #: use: the tag matcher and the index fold texts the same way.
@@ -208,6 +210,31 @@ def _piece(word: str) -> str:
     return max(word.split(), key=len, default="")
 
 
+def bits(mask: int) -> list[int]:
+    """The positions of the set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class _ChunkTable(dict[str, int]):
+    """Chunk -> mask, worked out by the index on a chunk's first look-up, so that a
+    text's masks come from one ``map`` over its chunks."""
+
+    def __init__(self, work_out: Callable[[str], int]) -> None:
+        super().__init__()
+        self._work_out = work_out
+
+    def __missing__(self, chunk: str) -> int:
+        if len(self) >= _CHUNK_CACHE_SIZE:
+            self.clear()
+        mask = self[chunk] = self._work_out(chunk)
+        return mask
+
+
 class NeedIndex:
     """Which of many guarded patterns a text can match, from its ~20 chunks.
 
@@ -218,18 +245,23 @@ class NeedIndex:
     its longest stretch without whitespace. Such a stretch lies inside one
     whitespace-separated chunk of any text that holds the word, so a pattern with a
     group none of whose stretches is in any chunk of a text cannot match it:
-    :meth:`candidates` is a superset of the patterns that can, found with one cached
-    lookup per chunk and a set test per pattern its most selective group names. Callers
-    still test the full needs of a candidate before searching.
+    :meth:`candidates` is a superset of the patterns that can.
+
+    Each chunk is worked out once (cached) into one integer: a bit per pattern whose
+    most selective group the chunk touches, and above those a bit per group it touches.
+    A text's mask is the OR of its chunks' (one C-level ``map`` and ``reduce``); a
+    pattern with several groups is then kept only when the text touches them all.
+    Callers still test the full needs of a candidate before searching.
     """
 
     def __init__(self, patterns: Sequence[tuple[tuple[tuple[str, ...], ...], bool]]) -> None:
         """``patterns[k]``: the needs of pattern ``k`` and whether it ignores case."""
-        always: set[int] = set()
-        by_piece: dict[tuple[str, bool], set[int]] = {}
-        #: Per group id: the pattern it is the most selective group of, if any.
+        n = len(patterns)
+        always = 0
+        by_piece: dict[tuple[str, bool], int] = {}
+        #: Per pattern bit: the bit of its most selective group's pattern (itself).
         primary: dict[int, int] = {}
-        groups_of: dict[int, frozenset[int]] = {}
+        several: dict[int, int] = {}
         next_group = 0
         for k, (needs, folded) in enumerate(patterns):
             groups = [
@@ -238,49 +270,61 @@ class NeedIndex:
                 if words and all(_piece(w) for w in words)
             ]
             if not groups:
-                always.add(k)  # nothing to file it under: always a candidate
+                always |= 1 << k  # nothing to file it under: always a candidate
                 continue
             ids = range(next_group, next_group + len(groups))
             next_group += len(groups)
             for gid, group in zip(ids, groups):
                 for piece in group:
-                    by_piece.setdefault((piece, folded), set()).add(gid)
+                    key = (piece, folded)
+                    by_piece[key] = by_piece.get(key, 0) | (1 << (n + gid))
             # The group whose shortest stretch is longest: the fewest texts hold it.
             best = max(zip(ids, groups), key=lambda g: (min(map(len, g[1])), -len(g[1])))
             primary[best[0]] = k
-            groups_of[k] = frozenset(ids)
-        #: Patterns that are candidates for every text.
-        self.always: frozenset[int] = frozenset(always)
+            if len(groups) > 1:
+                several[k] = sum(1 << gid for gid in ids)
+        # A chunk touching a pattern's primary group also sets the pattern's own bit.
         self._pieces = tuple(
-            (piece, folded, frozenset(ids)) for (piece, folded), ids in sorted(by_piece.items())
+            (piece, folded, mask | _primary_bits(mask >> n, primary))
+            for (piece, folded), mask in sorted(by_piece.items())
         )
-        self._primary = primary
-        self._groups_of = groups_of
-        #: The group ids filed under a stretch each chunk holds.
-        self._cache: dict[str, frozenset[int]] = {}
+        self._n = n
+        self._pattern_bits = (1 << n) - 1
+        self._several = several
+        self._several_bits = sum(1 << k for k in several)
+        #: Patterns that are candidates for every text.
+        self.always_mask = always
+        self.always: frozenset[int] = frozenset(bits(always))
+        self._table = _ChunkTable(self._chunk)
 
-    def _chunk(self, chunk: str) -> frozenset[int]:
-        """The groups filed under a stretch that ``chunk`` holds (cached)."""
+    def _chunk(self, chunk: str) -> int:
+        """The mask of ``chunk``: the patterns by primary group, and the groups."""
         # Python 2's ASCII case folding, as the matcher lowercases the whole text.
         lowered = chunk.lower() if chunk.isascii() else chunk.translate(ASCII_LOWER)
-        found: set[int] = set()
-        for piece, folded, ids in self._pieces:
+        mask = 0
+        for piece, folded, piece_mask in self._pieces:
             if piece in (lowered if folded else chunk):
-                found |= ids
-        if len(self._cache) >= _CHUNK_CACHE_SIZE:
-            self._cache.clear()
-        result = self._cache[chunk] = frozenset(found)
-        return result
+                mask |= piece_mask
+        return mask
+
+    def candidate_mask(self, text: str) -> int:
+        """The patterns that may match ``text`` as a mask: bit ``k`` for pattern ``k``."""
+        mask = reduce(or_, map(self._table.__getitem__, text.split()), 0)
+        hits = mask & self._pattern_bits
+        check = hits & self._several_bits
+        if check:
+            groups = mask >> self._n
+            for k in bits(check):
+                need = self._several[k]
+                if groups & need != need:
+                    hits ^= 1 << k
+        return hits | self.always_mask
 
     def candidates(self, text: str) -> frozenset[int]:
         """The patterns that may match ``text`` (a superset of those that do)."""
-        get = self._cache.get
-        chunks = text.split()
-        cached = [get(chunk) for chunk in chunks]
-        if None in cached:  # a chunk seen first: work it out once
-            cached = [self._chunk(c) if ids is None else ids for c, ids in zip(chunks, cached)]
-        found: frozenset[int] = frozenset().union(*cached)  # type: ignore[arg-type]
-        primary, groups_of = self._primary, self._groups_of
-        # A pattern whose most selective group is in the text, and then all its groups.
-        hits = [primary[gid] for gid in found if gid in primary]
-        return self.always.union([k for k in hits if groups_of[k] <= found])
+        return frozenset(bits(self.candidate_mask(text)))
+
+
+def _primary_bits(groups: int, primary: dict[int, int]) -> int:
+    """The pattern bits of the groups in ``groups`` that are a pattern's primary one."""
+    return sum(1 << primary[gid] for gid in bits(groups) if gid in primary)

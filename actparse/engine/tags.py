@@ -18,7 +18,7 @@ from typing import Any
 import regex
 
 from actparse.engine.guard import timeout_for
-from actparse.engine.prefilter import ASCII_LOWER, NeedIndex, required_literals
+from actparse.engine.prefilter import ASCII_LOWER, NeedIndex, bits, required_literals
 from actparse.engine.rulefiles import LINE, RuleError, check_keys, load_file, string_list, where
 
 __all__ = ["MATCH_KINDS", "Rule", "RuleSet", "literal_alternatives", "load_rules", "parse_rules"]
@@ -146,6 +146,10 @@ def literal_alternatives(pattern: str) -> tuple[str, ...] | None:
 #: A search pattern with the words it cannot match without (one of each group), whether
 #: it ignores case, and the pattern.
 _Guarded = tuple[tuple[tuple[str, ...], ...], bool, "regex.Pattern[str]"]
+#: An entry of a rule set's index: the tag, the needs, whether they are compared
+#: case-folded, and the pattern to search once they hold (``None`` for a literal, whose
+#: needs are the match).
+_Entry = tuple[str, tuple[tuple[str, ...], ...], bool, "regex.Pattern[str] | None"]
 
 
 def _lacks(text: str, needs: tuple[tuple[str, ...], ...]) -> bool:
@@ -174,12 +178,10 @@ class _TagMatcher:
 
     __slots__ = (
         "any_token",
-        "first_id",
         "first_token",
         "folded_literals",
         "folds",
         "guarded",
-        "ids",
         "last_token",
         "literals",
         "searches",
@@ -223,20 +225,10 @@ class _TagMatcher:
         self.literals = tuple(literals)
         self.folded_literals = tuple(folded)
         self.guarded = tuple(guarded)
-        #: The ids of the guarded patterns in the rule set's :class:`NeedIndex`
-        #: (``first_id + k`` for ``guarded[k]``), given by :meth:`number`.
-        self.first_id = 0
-        self.ids: frozenset[int] = frozenset(range(len(guarded)))
         #: Whether matching needs the case-folded text.
         self.folds = bool(folded) or any(ignore_case for _, ignore_case, _ in guarded)
         self.searches = tuple(searches)
         self.wholes = tuple(wholes)
-
-    def number(self, first_id: int) -> int:
-        """Give the guarded patterns the ids from ``first_id`` on; the next free id."""
-        self.first_id = first_id
-        self.ids = frozenset(range(first_id, first_id + len(self.guarded)))
-        return first_id + len(self.guarded)
 
     @property
     def has_text_rules(self) -> bool:
@@ -252,15 +244,8 @@ class _TagMatcher:
             return True
         return self.text_matches(text, timeout_for(text))
 
-    def text_matches(
-        self, text: str, timeout: float | None, candidates: frozenset[int] | None = None
-    ) -> bool:
-        """Whether a text rule of the tag matches the raw message.
-
-        ``candidates``: the ids (:meth:`number`) of the guarded patterns that may match
-        the text (:meth:`NeedIndex.candidates`); the others are not tried. ``None``: try
-        them all.
-        """
+    def text_matches(self, text: str, timeout: float | None) -> bool:
+        """Whether a text rule of the tag matches the raw message."""
         for literal in self.literals:
             if literal in text:
                 return True
@@ -271,17 +256,15 @@ class _TagMatcher:
             for literal in self.folded_literals:
                 if literal in lowered:
                     return True
-        guarded: Iterable[_Guarded] = self.guarded
-        if candidates is not None:
-            # Only the tag's candidates, in the rules' order (as a timeout would show).
-            mine = self.ids.intersection(candidates)
-            first = self.first_id
-            guarded = [self.guarded[k - first] for k in sorted(mine)] if mine else ()
-        for needs, ignore_case, pattern in guarded:
+        for needs, ignore_case, pattern in self.guarded:
             if _lacks(lowered if ignore_case else text, needs):
                 continue  # it cannot match this text
             if pattern.search(text, timeout=timeout) if timeout else pattern.search(text):
                 return True
+        return self.unguarded_matches(text, timeout)
+
+    def unguarded_matches(self, text: str, timeout: float | None) -> bool:
+        """Whether a search or whole-text pattern with no required word matches."""
         if timeout is None:
             # `regex` parses a timeout keyword even when it is None, at a cost of more
             # than half a short match: on short texts leave it out.
@@ -322,20 +305,19 @@ class RuleSet:
                     index.setdefault(word, set()).add(tag)
         self._any_words = frozenset(self._by_any)
         self._text_tags = frozenset(tag for tag, m in self._matchers.items() if m.has_text_rules)
-        # Every tag's guarded patterns in one index: a message finds the few it may match
-        # from its chunks instead of testing each pattern's words.
-        next_id = 0
-        needs: list[tuple[tuple[tuple[str, ...], ...], bool]] = []
-        for m in self._matchers.values():
-            next_id = m.number(next_id)
-            needs.extend((need, ignore_case) for need, ignore_case, _ in m.guarded)
-        self._index = NeedIndex(needs) if needs else None
-        #: Tags whose text rules are all guarded patterns: no candidate, no match.
-        self._guarded_only = frozenset(
-            tag
-            for tag, m in self._matchers.items()
-            if m.guarded and not (m.literals or m.folded_literals or m.searches or m.wholes)
-        )
+        # Every tag's literals and guarded patterns in one index, tag by tag and in each
+        # tag in the order its matcher tries them: a message finds the few that may
+        # match from its chunks. A literal is an entry whose needs are the literal itself
+        # (no pattern to search once they hold).
+        entries: list[_Entry] = []
+        for tag, m in self._matchers.items():
+            entries.extend((tag, ((lit,),), False, None) for lit in m.literals)
+            entries.extend((tag, ((lit,),), True, None) for lit in m.folded_literals)
+            entries.extend((tag, needs, ignore_case, p) for needs, ignore_case, p in m.guarded)
+        self._entries = tuple(entries)
+        self._index = NeedIndex([(e[1], e[2]) for e in entries]) if entries else None
+        #: Tags with a search or whole-text pattern that has no required word.
+        self._unguarded = tuple(tag for tag, m in self._matchers.items() if m.searches or m.wholes)
 
     def has(self, tag: str, tokens: Sequence[str], text: str) -> bool:
         """Whether ``tag`` holds for the message."""
@@ -354,24 +336,34 @@ class RuleSet:
             for word in self._any_words.intersection(tokens):
                 hits.update(self._by_any[word])
         timeout = timeout_for(text)
-        candidates = self._index.candidates(text) if self._index is not None else None
-        found = []
-        for tag in wanted:
-            if tag in hits:
-                found.append(tag)
-                continue
-            if tag not in self._text_tags:
-                continue
-            matcher = self._matchers[tag]
-            if (
-                candidates is not None
-                and tag in self._guarded_only
-                and matcher.ids.isdisjoint(candidates)
+        found = hits.intersection(wanted)
+        if self._index is not None:
+            wanted_set = frozenset(wanted)
+            lowered = None
+            entries = self._entries
+            # In index order: tag by tag, each tag's entries as its matcher tries them.
+            for k in bits(self._index.candidate_mask(text)):
+                tag, needs, ignore_case, pattern = entries[k]
+                if tag in found or tag not in wanted_set:
+                    continue
+                subject = text
+                if ignore_case:
+                    if lowered is None:
+                        # Python 2 folded ASCII letters only; on ASCII text lower() is that.
+                        lowered = text.lower() if text.isascii() else text.translate(ASCII_LOWER)
+                    subject = lowered
+                if _lacks(subject, needs):
+                    continue  # it cannot match this text
+                if pattern is None or (
+                    pattern.search(text, timeout=timeout) if timeout else pattern.search(text)
+                ):
+                    found.add(tag)
+        for tag in self._unguarded:
+            if tag not in found and tag in wanted and self._matchers[tag].unguarded_matches(
+                text, timeout
             ):
-                continue  # none of its patterns can match the text: spare the call
-            if matcher.text_matches(text, timeout, candidates):
-                found.append(tag)
-        return found
+                found.add(tag)
+        return [tag for tag in wanted if tag in found]
 
     def __getitem__(self, name: str) -> Rule:
         for rule in self.rules:

@@ -14,7 +14,9 @@ from actparse.engine.tags import load_rules
 
 WORDS = ["not", "work", "works", "good", "Deal", "no", "NO", "?", "thank", "you", "bye"]
 WORDS += ["food", "water", "kids", "FIRE", "camping", "sorry", "well", "i", "a"]
+WORDS += ["need", "we", "my", "fair", "trade", "how", "are", "what", "your", "already", "have"]
 SHIPPED = {name: load_rules(shipped(name, "tags.yaml")) for name in ("dealornodeal", "casino")}
+SHIPPED["strategies"] = load_rules(shipped("strategies.yaml"))
 
 
 def _guarded(name: str) -> list[tuple[tuple[tuple[str, ...], ...], bool, object]]:
@@ -40,6 +42,9 @@ def test_candidates_are_the_patterns_whose_words_a_chunk_holds() -> None:
     assert 0 not in index.candidates("homework")  # no "not"
     # A candidate need not match: the caller still tests the needs and the pattern.
     assert 0 in index.candidates("homework is not fun")
+    # A pattern with several groups is a candidate only where the text touches them all.
+    assert index.candidate_mask("it does not") & 1 == 0
+    assert index.candidate_mask("it does not work") & 1 == 1
 
 
 @settings(max_examples=300, deadline=None)
@@ -67,4 +72,4 @@ def test_the_chunk_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     texts = [f"word{k} deal FOOD other{k}" for k in range(10)]
     for text in texts * 2:
         assert index.candidates(text) == {0, 1}
-        assert len(index._cache) <= 4
+        assert len(index._table) <= 4

@@ -16,6 +16,7 @@ SHIPPED = {
     name: load_rules(shipped(name, "tags.yaml"))
     for name in ("craigslist", "mutualfriends", "dealornodeal", "casino")
 }
+SHIPPED["strategies"] = load_rules(shipped("strategies.yaml"))
 FLAGS = regex.VERSION0 | regex.ASCII
 
 
