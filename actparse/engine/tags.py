@@ -359,8 +359,10 @@ class RuleSet:
                 ):
                     found.add(tag)
         for tag in self._unguarded:
-            if tag not in found and tag in wanted and self._matchers[tag].unguarded_matches(
-                text, timeout
+            if (
+                tag not in found
+                and tag in wanted
+                and self._matchers[tag].unguarded_matches(text, timeout)
             ):
                 found.add(tag)
         return [tag for tag in wanted if tag in found]
