@@ -100,6 +100,7 @@ def _turn(
         list(turn.labels),
         [list(s) for s in spans],
         disagreement,
+        list(act.strategies),
     ]
 
 
@@ -107,8 +108,8 @@ def browser_data(inputs: Sequence[InputData]) -> list[dict[str, Any]]:
     """One entry per dialogue of every input: ``input`` (its index), ``record`` (its
     ``file:line``), ``where`` (with its id), ``miss``
     (the evaluator's one-line summary, ``None`` when it reported none) and ``turns``
-    (writer, text, intent, coarse act, arguments, strategy labels, highlights,
-    disagreement)."""
+    (writer, text, intent, coarse act, arguments, the annotators' strategy labels,
+    highlights, disagreement, our strategy labels)."""
     out = []
     for k, data in enumerate(inputs):
         names = data.report.agent_names() if data.report is not None else None

@@ -163,3 +163,15 @@ def test_markup_in_a_message_stays_text(fixtures: Path, tmp_path: Path) -> None:
     # A turn is a row: writer, text, then its acts and arguments.
     texts = [turn[1] for d in _data(page) for turn in d["turns"]]  # type: ignore[attr-defined]
     assert HOSTILE in texts
+
+
+def test_the_browser_shows_our_strategies_beside_the_annotators(fixtures: Path) -> None:
+    from actparse.html_report.browser import browser_data
+
+    data = collect_input(fixtures / "casino_20.json")
+    rows = [turn for d in browser_data([data]) for turn in d["turns"]]
+    ours = [turn[8] for turn in rows]
+    annotated = [turn[5] for turn in rows]
+    acts = [act for d in data.dialogues for act in d.acts]
+    assert ours == [list(act.strategies) for act in acts]
+    assert any(ours) and any(annotated)
