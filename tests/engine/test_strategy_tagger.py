@@ -66,6 +66,15 @@ GOLDEN = [
         "I understand, I'm willing to compromise on the books",
         {"showing-empathy", "promote-coordination"},
     ),
+    # The third round's cues (README, "Negotiation strategies").
+    ("no-need-good-on", "I'm good on water, so take it", {"no-need"}),
+    ("no-need-do-without", "We can do without the books", {"no-need"}),
+    ("uv-part-are-you-sure", "Are you sure you need all of the hats?", {"uv-part"}),
+    ("vouch-fair-turning-down", "Sorry, that won't work for me.", {"vouch-fair"}),
+    ("elicit-pref-how-much", "How much food do you think you need?", {"elicit-pref"}),
+    ("empathy-you-are-right", "You're right, I get that.", {"showing-empathy"}),
+    ("self-need-emphasised", "I really need the firewood", {"self-need"}),
+    ("closing-thanks-for", "Thank you for your patience!", {"small-talk"}),
 ]
 #: Known misses: phrasings the rules do not reach (each a strict xfail, so a rule that
 #: starts catching one is noticed).
@@ -75,6 +84,8 @@ KNOWN_MISSES = [
     ("self-need-bare", "Water is what matters here", {"self-need"}),
     ("other-need-counted", "My two kids eat a ton, so food matters", {"other-need"}),
     ("elicit-pref-which", "Which package matters most to you?", {"elicit-pref"}),
+    ("no-need-circumstance", "Our site has a spring, so water is easy", {"no-need"}),
+    ("uv-part-a-question", "You will be near the lake, right?", {"uv-part"}),
 ]
 
 
