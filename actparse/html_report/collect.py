@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from actparse import registry
 from actparse.io.records import InputError, Record, read_records
@@ -84,6 +85,11 @@ class _Recording:
         acts = self.parser.parse(dialogue)
         self.acts[id(dialogue)] = acts
         return acts
+
+    def __getattr__(self, name: str) -> Any:
+        # What an evaluator needs beyond parse (MutualFriends' analyse) is the parser's
+        # own; those acts are not recorded, and the report parses such dialogues itself.
+        return getattr(self.parser, name)
 
 
 def collect_input(

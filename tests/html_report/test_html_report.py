@@ -163,3 +163,15 @@ def test_markup_in_a_message_stays_text(fixtures: Path, tmp_path: Path) -> None:
     # A turn is a row: writer, text, then its acts and arguments.
     texts = [turn[1] for d in _data(page) for turn in d["turns"]]  # type: ignore[attr-defined]
     assert HOSTILE in texts
+
+
+@pytest.mark.parametrize(
+    "name", ["mutualfriends_card_sample.jsonl", "mutualfriends_handmade_cocoa.json"]
+)
+def test_mutualfriends_inputs_get_their_figures(fixtures: Path, name: str) -> None:
+    # The MutualFriends evaluator needs its parser's per-turn analysis: the recording
+    # parser the report evaluates through must pass it on, not be refused.
+    data = collect_input(fixtures / name)
+    assert data.report is not None, data.no_evaluation
+    assert data.report.summary() == evaluate_path(fixtures / name).summary()
+    assert data.dialogues and all(len(d.acts) == len(d.dialogue.turns) for d in data.dialogues)
