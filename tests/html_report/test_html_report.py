@@ -175,3 +175,22 @@ def test_mutualfriends_inputs_get_their_figures(fixtures: Path, name: str) -> No
     assert data.report is not None, data.no_evaluation
     assert data.report.summary() == evaluate_path(fixtures / name).summary()
     assert data.dialogues and all(len(d.acts) == len(d.dialogue.turns) for d in data.dialogues)
+
+
+def test_the_output_is_checked_as_labels_are(fixtures: Path, tmp_path: Path) -> None:
+    # The report writes through io.destination like every other output: a link stays a
+    # link, the input is never written over, and errors name the output, not a temporary.
+    source = tmp_path / "in.jsonl"
+    source.write_bytes((fixtures / INPUTS[2]).read_bytes())
+    real = tmp_path / "real.html"
+    real.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(real)
+    write_report([source], link)
+    assert link.is_symlink() and real.read_text().startswith("<!DOCTYPE html>")
+    for output, says in ((source, "is the input file"), (tmp_path, "is a directory")):
+        result = CliRunner().invoke(app, ["report", str(source), "-o", str(output)])
+        assert result.exit_code == 1
+        assert result.output.startswith(f"error: {output}: {says}"), result.output
+    assert source.read_bytes() == (fixtures / INPUTS[2]).read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "link.html", "real.html"]
