@@ -64,10 +64,12 @@ def write_report(
     followed, a FIFO or device written directly, an input file refused.
     """
     destination = Destination(output, inputs)
-    page = render_report(inputs, fmt=fmt, parsers=parsers, title=title).encode("utf-8")
+    # A name the system gave undecodable bytes (surrogate escapes) is shown as escapes.
+    page = render_report(inputs, fmt=fmt, parsers=parsers, title=title)
+    page_bytes = page.encode("utf-8", "backslashreplace")
     try:
         with open(destination.write_path, "wb") as out:
-            out.write(page)
+            out.write(page_bytes)
         destination.commit()
     except OSError as err:
         destination.discard()
@@ -75,4 +77,4 @@ def write_report(
     except BaseException:
         destination.discard()
         raise
-    return len(page)
+    return len(page_bytes)

@@ -102,11 +102,17 @@ def _chart_sections(drawn: Sequence[Chart]) -> str:
     return "".join(out)
 
 
+#: A lone surrogate: a message may hold one (``label`` keeps it), no UTF-8 page can.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _script_json(value: object) -> str:
     # Inside <script>, "</script" closes the element early and "<!--" followed by
     # "<script" changes how the rest is parsed; "<" only ever stands inside a JSON string,
-    # where \u003c is the same character.
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    # where \u003c is the same character. So does a lone surrogate, whose escape reads
+    # back as the same string and can be written as UTF-8.
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def render_page(inputs: Sequence[InputData], title: str = "actparse report") -> str:

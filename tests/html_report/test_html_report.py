@@ -4,6 +4,7 @@ figures and misses where the input has a reference, a clear error without the ex
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -194,3 +195,21 @@ def test_the_output_is_checked_as_labels_are(fixtures: Path, tmp_path: Path) -> 
         assert result.output.startswith(f"error: {output}: {says}"), result.output
     assert source.read_bytes() == (fixtures / INPUTS[2]).read_bytes()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "link.html", "real.html"]
+
+
+def test_a_lone_surrogate_is_shown_not_fatal(fixtures: Path, tmp_path: Path) -> None:
+    # label keeps a lone surrogate as its JSON escape; the report had refused the whole
+    # input, as no UTF-8 page can hold one.
+    dialogues = json.loads((fixtures / INPUTS[0]).read_text(encoding="utf-8"))[:2]
+    text = "hi \ud800 there \udcff"
+    dialogues[0]["chat_logs"][0]["text"] = text
+    source = tmp_path / "surrogate.json"
+    source.write_text(json.dumps(dialogues), encoding="utf-8")
+    # A file name that is not UTF-8 comes to Python with surrogates too.
+    badly_named = tmp_path / os.fsdecode(b"bad\xffname.json")
+    badly_named.write_bytes(source.read_bytes())
+    out = tmp_path / "r.html"
+    write_report([source, badly_named], out)
+    page = out.read_text(encoding="utf-8")
+    assert text in json.dumps(_data(page), ensure_ascii=False)
+    assert "bad\\udcffname.json" in page
