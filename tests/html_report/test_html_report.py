@@ -213,3 +213,17 @@ def test_a_lone_surrogate_is_shown_not_fatal(fixtures: Path, tmp_path: Path) -> 
     page = out.read_text(encoding="utf-8")
     assert text in json.dumps(_data(page), ensure_ascii=False)
     assert "bad\\udcffname.json" in page
+
+
+def test_highlights_count_as_the_page_script_does(fixtures: Path, tmp_path: Path) -> None:
+    # The script slices text by UTF-16 code units: an emoji (two of them) before a price
+    # had shifted the mark by one per emoji, marking "$5" or " 5" for "$50".
+    record = json.loads((fixtures / INPUTS[2]).read_text(encoding="utf-8").splitlines()[0])
+    text = "\U0001f600\U0001f600 ok, i can do $50 for the \U0001f4f1 phone"
+    record["utterance"][0] = text
+    source = tmp_path / "emoji.jsonl"
+    source.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    turn = _data(render_report([source]))[0]["turns"][0]  # type: ignore[index]
+    units = turn[1].encode("utf-16-le")
+    marks = [units[2 * s[0] : 2 * s[1]].decode("utf-16-le") for s in turn[6]]
+    assert "50" in marks or "$50" in marks, marks
