@@ -139,8 +139,24 @@ class ParquetSink:
                 kind = pa.array(values).type
             except _CONVERSION_ERRORS:  # the first value Arrow can hold decides
                 kind = next(filter(None, map(self._type_of, values)), pa.string())
-            fields.append(pa.field(name, pa.string() if pa.types.is_null(kind) else kind))
+            fields.append(pa.field(name, self._no_nulls(kind)))
         return self._with_error_columns(pa.schema(fields))
+
+    def _no_nulls(self, kind: Any) -> Any:
+        """``kind`` with Arrow's null type, wherever it stands, made a string: a column or
+        a nested field no row of the batch filled (every turn's ``strategies`` empty)
+        would refuse every value a later batch has."""
+        pa = self.pa
+        if pa.types.is_null(kind):
+            return pa.string()
+        if pa.types.is_list(kind) or pa.types.is_large_list(kind):
+            item = kind.value_field
+            make = pa.list_ if pa.types.is_list(kind) else pa.large_list
+            return make(item.with_type(self._no_nulls(item.type)))
+        if pa.types.is_struct(kind):
+            children = [kind.field(k) for k in range(kind.num_fields)]
+            return pa.struct([f.with_type(self._no_nulls(f.type)) for f in children])
+        return kind
 
     def _with_new_columns(self, schema: Any, rows: list[dict[str, Any]]) -> Any:
         """The input's schema plus what labelling adds, typed from the rows: new columns

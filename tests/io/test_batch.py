@@ -158,3 +158,24 @@ def test_the_parent_can_hand_freed_memory_back() -> None:
         assert first in (0, 1) and second in (0, 1)
     else:
         assert first is None and second is None
+
+
+def test_parquet_types_a_column_empty_in_the_first_batch_from_later_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A first batch whose turns have no strategy labels (empty or skipped messages) gave
+    # Arrow's null type inside the lists, and every later label made the run fail.
+    pq = pytest.importorskip("pyarrow.parquet")
+    from actparse.io import parquet
+
+    monkeypatch.setattr(parquet, "BATCH_ROWS", 2)
+    rows = [
+        {"dialogue_acts": {"intent": [""], "strategies": [[]]}, "acts": [{"split": None}]},
+        {"dialogue_acts": {"intent": [""], "strategies": [[]]}, "acts": [{"split": None}]},
+        {"dialogue_acts": {"intent": ["x"], "strategies": [["small-talk"]]}, "acts": []},
+    ]
+    out = tmp_path / "out.parquet"
+    with parquet.ParquetSink(out) as sink:
+        for row in rows:
+            sink.write(json.dumps(row))
+    assert pq.read_table(out).to_pylist()[2]["dialogue_acts"] == rows[2]["dialogue_acts"]
