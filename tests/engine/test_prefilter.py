@@ -93,12 +93,25 @@ def _pieces() -> list[str]:
     return sorted(words)
 
 
+#: Separators str.split() takes for whitespace and the rules' \s (ASCII) does not, or
+#: none at all; and letters whose Unicode case folds onto ASCII ones (Kelvin sign, long
+#: s, dotted capital I), which the rules' ASCII case folding must leave apart.
+SEPARATORS = (" ", "", "\t", "\n", "\u00a0", "\u2028", "\x1c", "\u3000", "\x85")
+LOOKALIKES = str.maketrans({"k": "\u212a", "s": "\u017f", "i": "\u0130"})
+
+
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(_pieces()), max_size=12), st.sampled_from(list(SHIPPED)))
-def test_matcher_agrees_with_the_rules_on_near_misses(words: list[str], name: str) -> None:
-    text = " ".join(words)
-    _agrees(SHIPPED[name], text)
-    _agrees(SHIPPED[name], text.upper())
+@given(
+    st.lists(st.sampled_from(_pieces()), max_size=12),
+    st.sampled_from(list(SHIPPED)),
+    st.sampled_from(SEPARATORS),
+)
+def test_matcher_agrees_with_the_rules_on_near_misses(
+    words: list[str], name: str, separator: str
+) -> None:
+    text = separator.join(words)
+    for variant in (text, text.upper(), text.translate(LOOKALIKES), "", separator):
+        _agrees(SHIPPED[name], variant)
 
 
 @settings(max_examples=300, deadline=None)
