@@ -109,9 +109,10 @@ def _turn(
         act.intent or "",
         act.coarse or "",
         _arguments(act, agents),
-        list(turn.labels),
+        list(act.strategies),
         _utf16_spans(text, spans),
         disagreement,
+        list(turn.labels),
     ]
 
 
@@ -119,9 +120,9 @@ def browser_data(inputs: Sequence[InputData]) -> list[dict[str, Any]]:
     """One entry per dialogue of every input: ``input`` (its index), ``record`` (its
     ``file:line``), ``where`` (with its id), ``miss``
     (the evaluator's one-line summary, ``None`` when it reported none) and ``turns``
-    (writer, text, intent, coarse act, arguments, strategy labels, highlights in UTF-16
-    code units as the script slices text,
-    disagreement)."""
+    (writer, text, intent, coarse act, arguments, our strategy labels, highlights in
+    UTF-16 code units as the script slices text, disagreement, and the strategy labels
+    the corpus' annotators gave, where it ships them)."""
     out = []
     for k, data in enumerate(inputs):
         names = data.report.agent_names() if data.report is not None else None

@@ -227,3 +227,20 @@ def test_highlights_count_as_the_page_script_does(fixtures: Path, tmp_path: Path
     units = turn[1].encode("utf-16-le")
     marks = [units[2 * s[0] : 2 * s[1]].decode("utf-16-le") for s in turn[6]]
     assert "50" in marks or "$50" in marks, marks
+
+
+def test_the_browser_shows_our_strategies_and_the_annotators(fixtures: Path) -> None:
+    # Each message turn carries the labels our rules gave it; a CaSiNo turn the
+    # annotators labelled carries theirs apart, never in place of ours.
+    from actparse.engine.strategies import default_tagger
+
+    data = collect_input(fixtures / "casino_20.json")
+    page_turns = [t for d in _data(render_report([data])) for t in d["turns"]]  # type: ignore[attr-defined]
+    turns = [(t, a) for d in data.dialogues for t, a in zip(d.dialogue.turns, d.acts)]
+    assert len(page_turns) == len(turns)
+    for shown, (turn, act) in zip(page_turns, turns):
+        assert shown[5] == list(act.strategies)
+        assert shown[8] == list(turn.labels)
+        if turn.is_message and turn.text.strip():
+            assert shown[5] == list(default_tagger().tag(turn.text))
+    assert any(s[8] and s[8] != s[5] for s in page_turns), "the fixture has annotations"
