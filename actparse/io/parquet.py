@@ -13,8 +13,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from actparse import registry
 from actparse.io.destination import Destination
-from actparse.io.records import InputError, format_of_record
+from actparse.io.sources import InputError
 
 __all__ = ["ParquetSink", "is_parquet", "iter_parquet_rows", "parquet_schema", "require_pyarrow"]
 
@@ -57,7 +58,7 @@ def iter_parquet_rows(path: str | Path) -> Iterator[tuple[int, str, dict[str, An
         for row in batch.to_pylist():
             number += 1
             if fmt is None:
-                fmt = format_of_record(row)
+                fmt = registry.detect(row)
                 if fmt is None:
                     raise InputError(f"{path}:1: cannot tell the format of the rows")
             yield number, fmt, row
