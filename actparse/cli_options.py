@@ -74,6 +74,8 @@ ActsOpt = Annotated[
 
 
 class Prices(StrEnum):
+    """How Craigslist prices are found (``--prices``)."""
+
     cocoa = "cocoa"
     extended = "extended"
 
@@ -90,6 +92,8 @@ PricesOpt = Annotated[
 
 
 class OnError(StrEnum):
+    """What ``label`` does with a record it cannot label (``--on-error``)."""
+
     stop = "stop"
     keep = "keep"
 
