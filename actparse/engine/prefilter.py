@@ -299,7 +299,6 @@ class NeedIndex:
         self._several_bits = sum(1 << k for k in several)
         #: Patterns that are candidates for every text.
         self.always_mask = always
-        self.always: frozenset[int] = frozenset(bits(always))
         self._table = _ChunkTable(self._chunk)
 
     def _chunk(self, chunk: str) -> int:

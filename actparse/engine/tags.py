@@ -254,13 +254,6 @@ class _TagMatcher:
         self.searches = tuple(searches)
         self.wholes = tuple(wholes)
 
-    @property
-    def has_text_rules(self) -> bool:
-        """Whether any rule of the tag looks at the raw text."""
-        return bool(
-            self.literals or self.folded_literals or self.guarded or self.searches or self.wholes
-        )
-
     def __call__(self, tokens: Sequence[str], text: str) -> bool:
         if tokens and (tokens[0] in self.first_token or tokens[-1] in self.last_token):
             return True
@@ -328,7 +321,6 @@ class RuleSet:
                 for word in words:
                     index.setdefault(word, set()).add(tag)
         self._any_words = frozenset(self._by_any)
-        self._text_tags = frozenset(tag for tag, m in self._matchers.items() if m.has_text_rules)
         # Every tag's literals and guarded patterns in one index, tag by tag and in each
         # tag in the order its matcher tries them: a message finds the few that may
         # match from its chunks. A literal is an entry whose needs are the literal itself
