@@ -47,11 +47,12 @@ class InputData:
     no_evaluation: str = ""
     #: The evaluator's misses by dialogue name (every miss, not only the worst).
     misses: dict[str, Miss] = field(default_factory=dict)
+    #: How the report labels the input: the file's name (``""``: set from ``path``).
+    name: str = ""
 
-    @property
-    def name(self) -> str:
-        """The file's name, as the report labels the input."""
-        return Path(self.path).name
+    def __post_init__(self) -> None:
+        if not self.name:
+            self.name = Path(self.path).name
 
     def miss_of(self, dialogue: LabelledDialogue) -> Miss | None:
         """The evaluator's miss for a dialogue, if it reported one."""

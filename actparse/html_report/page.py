@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from html import escape
 from importlib.resources import files
 
@@ -115,8 +117,21 @@ def _script_json(value: object) -> str:
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def _distinct_names(inputs: Sequence[InputData]) -> list[InputData]:
+    """``inputs``, those whose file names recur named by their paths (and a file given
+    twice by its place too), so that no two share a legend entry or a filter choice."""
+    names = Counter(d.name for d in inputs)
+    out = [replace(d, name=d.path) if names[d.name] > 1 else d for d in inputs]
+    paths = Counter(d.name for d in out)
+    return [
+        replace(d, name=f"{d.name} (input {k + 1})") if paths[d.name] > 1 else d
+        for k, d in enumerate(out)
+    ]
+
+
 def render_page(inputs: Sequence[InputData], title: str = "actparse report") -> str:
     """The whole report as one HTML document."""
+    inputs = _distinct_names(inputs)
     meta = {
         "inputs": [
             {"name": d.name, "title": d.title, "evaluated": d.report is not None} for d in inputs

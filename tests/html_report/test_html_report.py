@@ -244,3 +244,19 @@ def test_the_browser_shows_our_strategies_and_the_annotators(fixtures: Path) -> 
         if turn.is_message and turn.text.strip():
             assert shown[5] == list(default_tagger().tag(turn.text))
     assert any(s[8] and s[8] != s[5] for s in page_turns), "the fixture has annotations"
+
+
+def test_inputs_of_the_same_file_name_are_told_apart(fixtures: Path, tmp_path: Path) -> None:
+    # Two "x.jsonl" from two folders had the same legend entry and the same choice in the
+    # browser's input filter; they are named by their paths instead.
+    paths = [tmp_path / folder / "x.jsonl" for folder in ("a", "b")]
+    for path in paths:
+        path.parent.mkdir()
+        path.write_bytes((fixtures / INPUTS[2]).read_bytes())
+    page = render_report([*paths, fixtures / INPUTS[0]])
+    meta = json.loads(re.search(r'id="report-meta"[^>]*>(.*?)</script>', page).group(1))  # type: ignore[union-attr]
+    names = [i["name"] for i in meta["inputs"]]
+    assert names == [str(paths[0]), str(paths[1]), INPUTS[0]]
+    twice = render_report([paths[0], paths[0]])
+    meta = json.loads(re.search(r'id="report-meta"[^>]*>(.*?)</script>', twice).group(1))  # type: ignore[union-attr]
+    assert len({i["name"] for i in meta["inputs"]}) == 2
