@@ -74,6 +74,8 @@ ActsOpt = Annotated[
 
 
 class Prices(StrEnum):
+    """How Craigslist prices are found (``--prices``)."""
+
     cocoa = "cocoa"
     extended = "extended"
 
@@ -90,6 +92,8 @@ PricesOpt = Annotated[
 
 
 class OnError(StrEnum):
+    """What ``label`` does with a record it cannot label (``--on-error``)."""
+
     stop = "stop"
     keep = "keep"
 
@@ -98,11 +102,14 @@ def check_per_turn(ctx: typer.Context, on_error: OnError, coarse: bool, jobs: in
     """Refuse, with :class:`ValueError`, the options ``label --per-turn`` would ignore: a
     table row has no place for an unreadable record, its columns always hold the coarse
     act, and the table is written by one process."""
-    if on_error is OnError.keep or coarse:
+    if on_error is OnError.keep:
         raise ValueError(
-            f"--per-turn cannot be used with "
-            f"{'--on-error keep' if on_error is OnError.keep else '--coarse'}: the table "
-            "has no row for an unreadable record and always has a 'coarse' column"
+            "--per-turn cannot be used with --on-error keep: the table has no row for an "
+            "unreadable record"
+        )
+    if coarse:
+        raise ValueError(
+            "--per-turn cannot be used with --coarse: the table always has a 'coarse' column"
         )
     # Only a --jobs the user gave: the default is the CPU count. By name: newer typers
     # bring their own copy of click's ParameterSource.

@@ -29,12 +29,8 @@ from actparse.corpora.splits.dialogue import (
     SplitDialogueParser,
 )
 from actparse.corpora.splits.evaluate import SplitReport
-from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.strategy_eval import StrategyScores
-from actparse.engine.acts import ActSpace
 from actparse.engine.decisions import DecisionList, IntentRule
-from actparse.engine.strategies import StrategyTagger, add_strategies, default_tagger
-from actparse.engine.tags import RuleSet
 from actparse.io.fields import count_field
 from actparse.io.records import Record
 from actparse.models import Act, Dialogue, Item, ItemSplit, Party, Turn
@@ -327,21 +323,6 @@ class CasinoParser(SplitDialogueParser):
     # (restores-refused-deal, as in Deal or No Deal): "can i get one more water?" -
     # "nope, take it or leave it".
     refusal_intents = frozenset({"disagree"})
-
-    def __init__(
-        self,
-        *,
-        lexicon: SplitLexicon | None = None,
-        rules: RuleSet | None = None,
-        act_space: ActSpace | None = None,
-        strategies: StrategyTagger | None = None,
-    ) -> None:
-        super().__init__(lexicon=lexicon, rules=rules, act_space=act_space)
-        self.strategies = strategies if strategies is not None else default_tagger()
-
-    def parse(self, dialogue: Dialogue) -> list[Act]:
-        """One act per turn, with each message's strategies."""
-        return add_strategies(dialogue, super().parse(dialogue), self.strategies)
 
     def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:
         """The act of a deal action (``None`` for a message)."""

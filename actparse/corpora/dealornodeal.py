@@ -36,7 +36,7 @@ from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.splits.views import ViewMemo
 from actparse.engine.acts import ActSpace
 from actparse.engine.decisions import DecisionList, IntentRule
-from actparse.engine.strategies import StrategyTagger, add_strategies, default_tagger
+from actparse.engine.strategies import StrategyTagger
 from actparse.engine.tags import RuleSet
 from actparse.io.fields import count_field, list_field
 from actparse.io.records import Record
@@ -274,18 +274,14 @@ class DealOrNoDealParser(SplitDialogueParser):
         act_space: ActSpace | None = None,
         strategies: StrategyTagger | None = None,
     ) -> None:
-        super().__init__(lexicon=lexicon, rules=rules, act_space=act_space)
-        self.strategies = strategies if strategies is not None else default_tagger()
+        super().__init__(lexicon=lexicon, rules=rules, act_space=act_space, strategies=strategies)
         self._views = ViewMemo(self.view_memo_size)
 
     def parse(self, dialogue: Dialogue) -> list[Act]:
         """One act per turn; the second view of a dialogue gets the first one's acts,
         mirrored (:mod:`~actparse.corpora.splits.views`: the same as parsing it, and a
         turn's strategies depend on its text alone, so they carry over unchanged)."""
-        return self._views.parse(dialogue, self._parse_one_view)
-
-    def _parse_one_view(self, dialogue: Dialogue) -> list[Act]:
-        return add_strategies(dialogue, super().parse(dialogue), self.strategies)
+        return self._views.parse(dialogue, super().parse)
 
     def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:
         """The ``select`` act of the selection turn (with the agreed split, if any)."""

@@ -202,6 +202,9 @@ class _Analyzer:
 #: The chunk cache of a :class:`NeedIndex` starts again past this many entries: a bound
 #: on memory (a corpus' vocabulary stays well below it).
 _CHUNK_CACHE_SIZE = 1 << 16
+#: Longer chunks are worked out each time, not cached: the cache is keyed by the chunk,
+#: so its bound on entries is one on memory only while they are words.
+_CACHED_CHUNK_LENGTH = 64
 
 
 def _piece(word: str) -> str:
@@ -229,9 +232,11 @@ class _ChunkTable(dict[str, int]):
         self._work_out = work_out
 
     def __missing__(self, chunk: str) -> int:
-        if len(self) >= _CHUNK_CACHE_SIZE:
-            self.clear()
-        mask = self[chunk] = self._work_out(chunk)
+        mask = self._work_out(chunk)
+        if len(chunk) <= _CACHED_CHUNK_LENGTH:
+            if len(self) >= _CHUNK_CACHE_SIZE:
+                self.clear()
+            self[chunk] = mask
         return mask
 
 
@@ -294,7 +299,6 @@ class NeedIndex:
         self._several_bits = sum(1 << k for k in several)
         #: Patterns that are candidates for every text.
         self.always_mask = always
-        self.always: frozenset[int] = frozenset(bits(always))
         self._table = _ChunkTable(self._chunk)
 
     def _chunk(self, chunk: str) -> int:

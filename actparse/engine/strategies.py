@@ -60,6 +60,9 @@ _WORD = regex.compile(r"[a-z0-9']+")
 #: lookup; cleared past this size, so it holds what recurs within a few hundred messages
 #: and memory stays bounded (it is no store of a whole corpus).
 _CACHE_SIZE = 1 << 10
+#: Only texts up to this length are kept: the cache is keyed by the text, so long
+#: messages (which rarely recur) would make its bound one of count, not of memory.
+_CACHED_LENGTH = 200
 
 
 def view(text: str) -> str:
@@ -98,9 +101,10 @@ class StrategyTagger:
             labels: tuple[str, ...] = ()
         else:
             labels = self._tag(text)
-        if len(self._cache) >= _CACHE_SIZE:
-            self._cache.clear()
-        self._cache[text] = labels
+        if len(text) <= _CACHED_LENGTH:
+            if len(self._cache) >= _CACHE_SIZE:
+                self._cache.clear()
+            self._cache[text] = labels
         return labels
 
     def _tag(self, text: str) -> tuple[str, ...]:

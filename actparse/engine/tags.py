@@ -143,6 +143,28 @@ def literal_alternatives(pattern: str) -> tuple[str, ...] | None:
     return tuple(literals)
 
 
+def _refers_to_groups(pattern: str) -> bool:
+    """Whether ``pattern`` refers to its groups (``\\1``, ``(?P=name)``, ``(?(1)...)``), or
+    may (``re`` cannot read it): in an alternation with other patterns its numbers would
+    name their groups, so it is searched on its own."""
+    try:
+        parser: Any = importlib.import_module("re._parser")
+        tree = parser.parse(pattern)
+    except Exception:  # regex-only syntax such as (?1) recursion: assume it does
+        return True
+    refs = (parser.GROUPREF, parser.GROUPREF_EXISTS)
+
+    def walk(node: Any) -> bool:
+        # A tree is a SubPattern of (op, arg); an arg holds SubPatterns at any depth.
+        if isinstance(node, parser.SubPattern):
+            return any(op in refs or walk(arg) for op, arg in node)
+        if isinstance(node, (list, tuple)):
+            return any(walk(part) for part in node)
+        return False
+
+    return walk(tree)
+
+
 #: A search pattern with the words it cannot match without (one of each group), whether
 #: it ignores case, and the pattern.
 _Guarded = tuple[tuple[tuple[str, ...], ...], bool, "regex.Pattern[str]"]
@@ -214,6 +236,8 @@ class _TagMatcher:
                                     for need in needs
                                 )
                             guarded.append((needs, ignore_case, regex.compile(v, flags)))
+                        elif found is None and _refers_to_groups(v):
+                            into.append(regex.compile(v, flags))  # its \\1 stays its own
                         elif found is None:
                             values.append(v)
                         elif ignore_case:
@@ -229,13 +253,6 @@ class _TagMatcher:
         self.folds = bool(folded) or any(ignore_case for _, ignore_case, _ in guarded)
         self.searches = tuple(searches)
         self.wholes = tuple(wholes)
-
-    @property
-    def has_text_rules(self) -> bool:
-        """Whether any rule of the tag looks at the raw text."""
-        return bool(
-            self.literals or self.folded_literals or self.guarded or self.searches or self.wholes
-        )
 
     def __call__(self, tokens: Sequence[str], text: str) -> bool:
         if tokens and (tokens[0] in self.first_token or tokens[-1] in self.last_token):
@@ -304,7 +321,6 @@ class RuleSet:
                 for word in words:
                     index.setdefault(word, set()).add(tag)
         self._any_words = frozenset(self._by_any)
-        self._text_tags = frozenset(tag for tag, m in self._matchers.items() if m.has_text_rules)
         # Every tag's literals and guarded patterns in one index, tag by tag and in each
         # tag in the order its matcher tries them: a message finds the few that may
         # match from its chunks. A literal is an entry whose needs are the literal itself

@@ -10,11 +10,11 @@ extra (plotly); labelling never imports this package.
 from __future__ import annotations
 
 import importlib.util
-import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from actparse.html_report.collect import InputData, collect_input
+from actparse.io.destination import Destination
 from actparse.registry import Parser
 
 __all__ = ["InputData", "MissingExtra", "collect_input", "render_report", "write_report"]
@@ -58,18 +58,23 @@ def write_report(
 ) -> int:
     """Write the report of ``inputs`` to ``output``; returns its size in bytes.
 
-    Written to a temporary file beside ``output`` and renamed when complete, so a failed
-    run leaves no half report.
+    The output is checked before any work and written as every output of the package is
+    (:class:`~actparse.io.destination.Destination`): a regular file under a temporary
+    name renamed when complete, so a failed run leaves no half report; a link is
+    followed, a FIFO or device written directly, an input file refused.
     """
-    page = render_report(inputs, fmt=fmt, parsers=parsers, title=title).encode("utf-8")
-    target = Path(output)
-    # A plain open, not mkstemp: the report gets the permissions of any file the user writes.
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    destination = Destination(output, inputs)
+    # A name the system gave undecodable bytes (surrogate escapes) is shown as escapes.
+    page = render_report(inputs, fmt=fmt, parsers=parsers, title=title)
+    page_bytes = page.encode("utf-8", "backslashreplace")
     try:
-        with open(temporary, "wb") as out:
-            out.write(page)
-        os.replace(temporary, target)
+        with open(destination.write_path, "wb") as out:
+            out.write(page_bytes)
+        destination.commit()
+    except OSError as err:
+        destination.discard()
+        raise destination.failed(err) from None
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        destination.discard()
         raise
-    return len(page)
+    return len(page_bytes)

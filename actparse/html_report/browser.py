@@ -69,6 +69,18 @@ def highlights(turn: Turn, act: Act, items: Sequence[str] = ()) -> list[Span]:
     return kept
 
 
+def _utf16_spans(text: str, spans: Sequence[Span]) -> list[list[Any]]:
+    """``spans`` in UTF-16 code units, as the page's script slices a string: a character
+    past U+FFFF (an emoji) is two of them there and one here."""
+    if text.isascii() or all(ord(c) <= 0xFFFF for c in text):
+        return [list(s) for s in spans]
+    # Code units before each character, and one entry past the end.
+    before = [0]
+    for c in text:
+        before.append(before[-1] + (2 if ord(c) > 0xFFFF else 1))
+    return [[before[start], before[end], kind] for start, end, kind in spans]
+
+
 def _arguments(act: Act, agents: tuple[str, str]) -> str:
     parts = []
     if act.price is not None:
@@ -97,10 +109,10 @@ def _turn(
         act.intent or "",
         act.coarse or "",
         _arguments(act, agents),
-        list(turn.labels),
-        [list(s) for s in spans],
-        disagreement,
         list(act.strategies),
+        _utf16_spans(text, spans),
+        disagreement,
+        list(turn.labels),
     ]
 
 
@@ -108,8 +120,9 @@ def browser_data(inputs: Sequence[InputData]) -> list[dict[str, Any]]:
     """One entry per dialogue of every input: ``input`` (its index), ``record`` (its
     ``file:line``), ``where`` (with its id), ``miss``
     (the evaluator's one-line summary, ``None`` when it reported none) and ``turns``
-    (writer, text, intent, coarse act, arguments, the annotators' strategy labels,
-    highlights, disagreement, our strategy labels)."""
+    (writer, text, intent, coarse act, arguments, our strategy labels, highlights in
+    UTF-16 code units as the script slices text, disagreement, and the strategy labels
+    the corpus' annotators gave, where it ships them)."""
     out = []
     for k, data in enumerate(inputs):
         names = data.report.agent_names() if data.report is not None else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from actparse import registry
 from actparse.io.records import InputError, Record, read_records
@@ -46,11 +47,12 @@ class InputData:
     no_evaluation: str = ""
     #: The evaluator's misses by dialogue name (every miss, not only the worst).
     misses: dict[str, Miss] = field(default_factory=dict)
+    #: How the report labels the input: the file's name (``""``: set from ``path``).
+    name: str = ""
 
-    @property
-    def name(self) -> str:
-        """The file's name, as the report labels the input."""
-        return Path(self.path).name
+    def __post_init__(self) -> None:
+        if not self.name:
+            self.name = Path(self.path).name
 
     def miss_of(self, dialogue: LabelledDialogue) -> Miss | None:
         """The evaluator's miss for a dialogue, if it reported one."""
@@ -84,6 +86,11 @@ class _Recording:
         acts = self.parser.parse(dialogue)
         self.acts[id(dialogue)] = acts
         return acts
+
+    def __getattr__(self, name: str) -> Any:
+        # What an evaluator needs beyond parse (MutualFriends' analyse) is the parser's
+        # own; those acts are not recorded, and the report parses such dialogues itself.
+        return getattr(self.parser, name)
 
 
 def collect_input(

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from html import escape
 from importlib.resources import files
 
@@ -102,15 +104,34 @@ def _chart_sections(drawn: Sequence[Chart]) -> str:
     return "".join(out)
 
 
+#: A lone surrogate: a message may hold one (``label`` keeps it), no UTF-8 page can.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _script_json(value: object) -> str:
     # Inside <script>, "</script" closes the element early and "<!--" followed by
     # "<script" changes how the rest is parsed; "<" only ever stands inside a JSON string,
-    # where \u003c is the same character.
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    # where \u003c is the same character. So does a lone surrogate, whose escape reads
+    # back as the same string and can be written as UTF-8.
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _distinct_names(inputs: Sequence[InputData]) -> list[InputData]:
+    """``inputs``, those whose file names recur named by their paths (and a file given
+    twice by its place too), so that no two share a legend entry or a filter choice."""
+    names = Counter(d.name for d in inputs)
+    out = [replace(d, name=d.path) if names[d.name] > 1 else d for d in inputs]
+    paths = Counter(d.name for d in out)
+    return [
+        replace(d, name=f"{d.name} (input {k + 1})") if paths[d.name] > 1 else d
+        for k, d in enumerate(out)
+    ]
 
 
 def render_page(inputs: Sequence[InputData], title: str = "actparse report") -> str:
     """The whole report as one HTML document."""
+    inputs = _distinct_names(inputs)
     meta = {
         "inputs": [
             {"name": d.name, "title": d.title, "evaluated": d.report is not None} for d in inputs

@@ -13,8 +13,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from actparse import registry
 from actparse.io.destination import Destination
-from actparse.io.records import InputError, format_of_record
+from actparse.io.sources import InputError
 
 __all__ = ["ParquetSink", "is_parquet", "iter_parquet_rows", "parquet_schema", "require_pyarrow"]
 
@@ -57,7 +58,7 @@ def iter_parquet_rows(path: str | Path) -> Iterator[tuple[int, str, dict[str, An
         for row in batch.to_pylist():
             number += 1
             if fmt is None:
-                fmt = format_of_record(row)
+                fmt = registry.detect(row)
                 if fmt is None:
                     raise InputError(f"{path}:1: cannot tell the format of the rows")
             yield number, fmt, row
@@ -139,8 +140,24 @@ class ParquetSink:
                 kind = pa.array(values).type
             except _CONVERSION_ERRORS:  # the first value Arrow can hold decides
                 kind = next(filter(None, map(self._type_of, values)), pa.string())
-            fields.append(pa.field(name, pa.string() if pa.types.is_null(kind) else kind))
+            fields.append(pa.field(name, self._no_nulls(kind)))
         return self._with_error_columns(pa.schema(fields))
+
+    def _no_nulls(self, kind: Any) -> Any:
+        """``kind`` with Arrow's null type, wherever it stands, made a string: a column or
+        a nested field no row of the batch filled (every turn's ``strategies`` empty)
+        would refuse every value a later batch has."""
+        pa = self.pa
+        if pa.types.is_null(kind):
+            return pa.string()
+        if pa.types.is_list(kind) or pa.types.is_large_list(kind):
+            item = kind.value_field
+            make = pa.list_ if pa.types.is_list(kind) else pa.large_list
+            return make(item.with_type(self._no_nulls(item.type)))
+        if pa.types.is_struct(kind):
+            children = [kind.field(k) for k in range(kind.num_fields)]
+            return pa.struct([f.with_type(self._no_nulls(f.type)) for f in children])
+        return kind
 
     def _with_new_columns(self, schema: Any, rows: list[dict[str, Any]]) -> Any:
         """The input's schema plus what labelling adds, typed from the rows: new columns

@@ -19,6 +19,7 @@ from typing import IO, Any
 
 from actparse import registry
 from actparse.io.messages import describe, json_kind
+from actparse.io.parquet import is_parquet, iter_parquet_rows
 from actparse.io.sources import InputError, Piece, open_source
 from actparse.models import Dialogue
 
@@ -87,8 +88,13 @@ def read_records(path: str | Path, fmt: str = "auto") -> Iterator[Record]:
     cannot be read with an :class:`InputError` naming the file and the line.
 
     ``fmt`` is a format name of :mod:`actparse.registry` or ``auto``. JSON lines and
-    plain-text layouts are read line by line; a JSON list is loaded whole.
+    plain-text layouts are read line by line; a JSON list is loaded whole; a Parquet
+    file (by its name, as ``label`` writes one) row by row, each numbered as its line.
     """
+    if is_parquet(path):
+        for number, row_format, row in iter_parquet_rows(path):
+            yield Record(row, row_format if fmt == "auto" else fmt, str(path), number)
+        return
     with open_source(path, fmt) as source:
         for piece in source.pieces:
             yield piece_record(piece, source.name, source.format)

@@ -28,7 +28,6 @@ from typing import Any, NamedTuple
 
 from actparse import registry
 from actparse.io.messages import json_kind
-from actparse.io.parquet import is_parquet, iter_parquet_rows
 from actparse.io.records import InputError, Record, read_records
 from actparse.models import Act, Dialogue, Turn
 
@@ -311,11 +310,7 @@ def _view(record: Record) -> Any:
 
 def _records(source: Source, fmt: str) -> Iterator[Record]:
     if isinstance(source, str | Path):
-        if is_parquet(source):
-            for number, row_format, row in iter_parquet_rows(source):
-                yield Record(row, row_format if fmt == "auto" else fmt, str(source), number)
-        else:
-            yield from read_records(source, fmt)
+        yield from read_records(source, fmt)
         return
     for number, item in enumerate(source, 1):
         yield _as_record(item, fmt, "<records>", number)

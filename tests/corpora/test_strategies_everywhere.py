@@ -120,3 +120,19 @@ def test_development_part_figures(data_dir: Path) -> None:
     assert figures["strategy_utterances"] > 2800
     assert figures["strategy_macro_f1_7"] >= 0.57
     assert figures["strategy_macro_f1_10"] >= 0.57
+
+
+def test_the_shared_split_parser_tags_strategies(fixtures: Path) -> None:
+    # The strategies are the item-split turn loop's, not each corpus parser's own copy:
+    # a new split corpus gets them without writing the tagging again.
+    from actparse.corpora.dealornodeal import ITEMS
+    from actparse.corpora.splits.dialogue import SplitDialogueParser
+
+    class Minimal(SplitDialogueParser):
+        corpus = "dealornodeal"
+        items = ITEMS
+
+    dialogue = next(read_records(fixtures / "dealornodeal_val_20.txt")).dialogue()
+    acts = Minimal().parse(dialogue)
+    tagged = [default_tagger().tag(t.text) if t.is_message else () for t in dialogue.turns]
+    assert any(tagged) and [a.strategies for a in acts] == tagged

@@ -73,3 +73,12 @@ def test_the_chunk_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     for text in texts * 2:
         assert index.candidates(text) == {0, 1}
         assert len(index._table) <= 4
+
+
+def test_the_chunk_cache_keeps_no_long_chunk() -> None:
+    # Keyed by the chunk, 65,536 entries of 1 MB unbroken strings held 64 GB at most.
+    index = NeedIndex([((("deal",),), False)])
+    long = "x" * 10_000 + "deal"
+    assert index.candidates(f"{long} ok") == {0}
+    assert index.candidates(f"{long} ok") == {0}
+    assert set(index._table) == {"ok"}

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from actparse.engine.prefilter import required_literals
 from actparse.engine.rulefiles import shipped
-from actparse.engine.tags import RuleSet, load_rules
+from actparse.engine.tags import Rule, RuleSet, load_rules
 
 SHIPPED = {
     name: load_rules(shipped(name, "tags.yaml"))
@@ -93,12 +93,25 @@ def _pieces() -> list[str]:
     return sorted(words)
 
 
+#: Separators str.split() takes for whitespace and the rules' \s (ASCII) does not, or
+#: none at all; and letters whose Unicode case folds onto ASCII ones (Kelvin sign, long
+#: s, dotted capital I), which the rules' ASCII case folding must leave apart.
+SEPARATORS = (" ", "", "\t", "\n", "\u00a0", "\u2028", "\x1c", "\u3000", "\x85")
+LOOKALIKES = str.maketrans({"k": "\u212a", "s": "\u017f", "i": "\u0130"})
+
+
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(_pieces()), max_size=12), st.sampled_from(list(SHIPPED)))
-def test_matcher_agrees_with_the_rules_on_near_misses(words: list[str], name: str) -> None:
-    text = " ".join(words)
-    _agrees(SHIPPED[name], text)
-    _agrees(SHIPPED[name], text.upper())
+@given(
+    st.lists(st.sampled_from(_pieces()), max_size=12),
+    st.sampled_from(list(SHIPPED)),
+    st.sampled_from(SEPARATORS),
+)
+def test_matcher_agrees_with_the_rules_on_near_misses(
+    words: list[str], name: str, separator: str
+) -> None:
+    text = separator.join(words)
+    for variant in (text, text.upper(), text.translate(LOOKALIKES), "", separator):
+        _agrees(SHIPPED[name], variant)
 
 
 @settings(max_examples=300, deadline=None)
@@ -108,3 +121,24 @@ def test_a_required_word_is_in_every_match(text: str) -> None:
         needs = required_literals(pattern)
         if regex.search(pattern, text, FLAGS):
             assert all(any(word in text for word in need) for need in needs), pattern
+
+
+@pytest.mark.parametrize("kind", ["text-search", "text-whole"])
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        pytest.param(r"(a)\1", r"(b)\1", id="numbered"),
+        pytest.param(r"(?P<x>a)(?P=x)", r"(?P<x>b)(?P=x)", id="named"),
+        pytest.param(r"(a)?(?(1)a|c)", r"(b)?(?(1)b|d)", id="conditional"),
+    ],
+)
+def test_patterns_that_refer_to_their_groups_agree_too(kind: str, first: str, second: str) -> None:
+    # Folded into one alternation, the second pattern's \1 would name the first one's group.
+    rules = RuleSet(
+        [
+            Rule(name="first", tag="t", match=kind, values=(first,)),
+            Rule(name="second", tag="t", match=kind, values=(second,)),
+        ]
+    )
+    for text in ("aa", "bb", "ab", "c", "d", "x bb"):
+        _agrees(rules, text)

@@ -148,3 +148,13 @@ def test_word_classes_fill_in_their_alternation() -> None:
 def test_classes_must_be_a_mapping() -> None:
     with pytest.raises(RuleError, match=r"test\.yaml:1: .classes."):
         parse_rules({"classes": ["hat"], "rules": []}, "test.yaml")
+
+
+def test_the_cache_keeps_short_replies_only() -> None:
+    # Keyed by the text itself, 1,024 entries of 1 MB messages held a gigabyte per process.
+    tagger = StrategyTagger()
+    long = "i need the firewood " * 1000
+    assert tagger.tag(long) == tagger.tag(long)
+    assert tagger.tag("ok") == (NON_STRATEGIC,)
+    assert long not in tagger._cache and "ok" in tagger._cache
+    assert sum(map(len, tagger._cache)) < 1000

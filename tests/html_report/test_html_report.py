@@ -4,6 +4,7 @@ figures and misses where the input has a reference, a clear error without the ex
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -170,8 +171,104 @@ def test_the_browser_shows_our_strategies_beside_the_annotators(fixtures: Path) 
 
     data = collect_input(fixtures / "casino_20.json")
     rows = [turn for d in browser_data([data]) for turn in d["turns"]]
-    ours = [turn[8] for turn in rows]
-    annotated = [turn[5] for turn in rows]
+    ours = [turn[5] for turn in rows]
+    annotated = [turn[8] for turn in rows]
     acts = [act for d in data.dialogues for act in d.acts]
     assert ours == [list(act.strategies) for act in acts]
     assert any(ours) and any(annotated)
+
+
+@pytest.mark.parametrize(
+    "name", ["mutualfriends_card_sample.jsonl", "mutualfriends_handmade_cocoa.json"]
+)
+def test_mutualfriends_inputs_get_their_figures(fixtures: Path, name: str) -> None:
+    # The MutualFriends evaluator needs its parser's per-turn analysis: the recording
+    # parser the report evaluates through must pass it on, not be refused.
+    data = collect_input(fixtures / name)
+    assert data.report is not None, data.no_evaluation
+    assert data.report.summary() == evaluate_path(fixtures / name).summary()
+    assert data.dialogues and all(len(d.acts) == len(d.dialogue.turns) for d in data.dialogues)
+
+
+def test_the_output_is_checked_as_labels_are(fixtures: Path, tmp_path: Path) -> None:
+    # The report writes through io.destination like every other output: a link stays a
+    # link, the input is never written over, and errors name the output, not a temporary.
+    source = tmp_path / "in.jsonl"
+    source.write_bytes((fixtures / INPUTS[2]).read_bytes())
+    real = tmp_path / "real.html"
+    real.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(real)
+    write_report([source], link)
+    assert link.is_symlink() and real.read_text().startswith("<!DOCTYPE html>")
+    for output, says in ((source, "is the input file"), (tmp_path, "is a directory")):
+        result = CliRunner().invoke(app, ["report", str(source), "-o", str(output)])
+        assert result.exit_code == 1
+        assert result.output.startswith(f"error: {output}: {says}"), result.output
+    assert source.read_bytes() == (fixtures / INPUTS[2]).read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "link.html", "real.html"]
+
+
+def test_a_lone_surrogate_is_shown_not_fatal(fixtures: Path, tmp_path: Path) -> None:
+    # label keeps a lone surrogate as its JSON escape; the report had refused the whole
+    # input, as no UTF-8 page can hold one.
+    dialogues = json.loads((fixtures / INPUTS[0]).read_text(encoding="utf-8"))[:2]
+    text = "hi \ud800 there \udcff"
+    dialogues[0]["chat_logs"][0]["text"] = text
+    source = tmp_path / "surrogate.json"
+    source.write_text(json.dumps(dialogues), encoding="utf-8")
+    # A file name that is not UTF-8 comes to Python with surrogates too.
+    badly_named = tmp_path / os.fsdecode(b"bad\xffname.json")
+    badly_named.write_bytes(source.read_bytes())
+    out = tmp_path / "r.html"
+    write_report([source, badly_named], out)
+    page = out.read_text(encoding="utf-8")
+    assert text in json.dumps(_data(page), ensure_ascii=False)
+    assert "bad\\udcffname.json" in page
+
+
+def test_highlights_count_as_the_page_script_does(fixtures: Path, tmp_path: Path) -> None:
+    # The script slices text by UTF-16 code units: an emoji (two of them) before a price
+    # had shifted the mark by one per emoji, marking "$5" or " 5" for "$50".
+    record = json.loads((fixtures / INPUTS[2]).read_text(encoding="utf-8").splitlines()[0])
+    text = "\U0001f600\U0001f600 ok, i can do $50 for the \U0001f4f1 phone"
+    record["utterance"][0] = text
+    source = tmp_path / "emoji.jsonl"
+    source.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    turn = _data(render_report([source]))[0]["turns"][0]  # type: ignore[index]
+    units = turn[1].encode("utf-16-le")
+    marks = [units[2 * s[0] : 2 * s[1]].decode("utf-16-le") for s in turn[6]]
+    assert "50" in marks or "$50" in marks, marks
+
+
+def test_the_browser_shows_our_strategies_and_the_annotators(fixtures: Path) -> None:
+    # Each message turn carries the labels our rules gave it; a CaSiNo turn the
+    # annotators labelled carries theirs apart, never in place of ours.
+    from actparse.engine.strategies import default_tagger
+
+    data = collect_input(fixtures / "casino_20.json")
+    page_turns = [t for d in _data(render_report([data])) for t in d["turns"]]  # type: ignore[attr-defined]
+    turns = [(t, a) for d in data.dialogues for t, a in zip(d.dialogue.turns, d.acts)]
+    assert len(page_turns) == len(turns)
+    for shown, (turn, act) in zip(page_turns, turns):
+        assert shown[5] == list(act.strategies)
+        assert shown[8] == list(turn.labels)
+        if turn.is_message and turn.text.strip():
+            assert shown[5] == list(default_tagger().tag(turn.text))
+    assert any(s[8] and s[8] != s[5] for s in page_turns), "the fixture has annotations"
+
+
+def test_inputs_of_the_same_file_name_are_told_apart(fixtures: Path, tmp_path: Path) -> None:
+    # Two "x.jsonl" from two folders had the same legend entry and the same choice in the
+    # browser's input filter; they are named by their paths instead.
+    paths = [tmp_path / folder / "x.jsonl" for folder in ("a", "b")]
+    for path in paths:
+        path.parent.mkdir()
+        path.write_bytes((fixtures / INPUTS[2]).read_bytes())
+    page = render_report([*paths, fixtures / INPUTS[0]])
+    meta = json.loads(re.search(r'id="report-meta"[^>]*>(.*?)</script>', page).group(1))  # type: ignore[union-attr]
+    names = [i["name"] for i in meta["inputs"]]
+    assert names == [str(paths[0]), str(paths[1]), INPUTS[0]]
+    twice = render_report([paths[0], paths[0]])
+    meta = json.loads(re.search(r'id="report-meta"[^>]*>(.*?)</script>', twice).group(1))  # type: ignore[union-attr]
+    assert len({i["name"] for i in meta["inputs"]}) == 2

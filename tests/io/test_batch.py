@@ -158,3 +158,43 @@ def test_the_parent_can_hand_freed_memory_back() -> None:
         assert first in (0, 1) and second in (0, 1)
     else:
         assert first is None and second is None
+
+
+def test_parquet_types_a_column_empty_in_the_first_batch_from_later_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A first batch whose turns have no strategy labels (empty or skipped messages) gave
+    # Arrow's null type inside the lists, and every later label made the run fail.
+    pq = pytest.importorskip("pyarrow.parquet")
+    from actparse.io import parquet
+
+    monkeypatch.setattr(parquet, "BATCH_ROWS", 2)
+    rows = [
+        {"dialogue_acts": {"intent": [""], "strategies": [[]]}, "acts": [{"split": None}]},
+        {"dialogue_acts": {"intent": [""], "strategies": [[]]}, "acts": [{"split": None}]},
+        {"dialogue_acts": {"intent": ["x"], "strategies": [["small-talk"]]}, "acts": []},
+    ]
+    out = tmp_path / "out.parquet"
+    with parquet.ParquetSink(out) as sink:
+        for row in rows:
+            sink.write(json.dumps(row))
+    assert pq.read_table(out).to_pylist()[2]["dialogue_acts"] == rows[2]["dialogue_acts"]
+
+
+@pytest.mark.parametrize("name", ["craigslist_validation_20.jsonl", "casino_20.json"])
+def test_labelled_parquet_goes_through_eval_and_report(
+    fixtures: Path, tmp_path: Path, name: str
+) -> None:
+    # label writes Parquet; eval and report read records through read_records, which
+    # had taken the file for text ("cannot tell the format", or "not valid UTF-8").
+    pytest.importorskip("pyarrow")
+    out = tmp_path / "labelled.parquet"
+    assert runner.invoke(app, ["label", str(fixtures / name), "-o", str(out)]).exit_code == 0
+    figures = [
+        json.loads(runner.invoke(app, ["eval", str(path), "--json"]).output)["figures"]
+        for path in (fixtures / name, out)
+    ]
+    assert figures[0] == figures[1]
+    records = list(read_records(out))
+    assert [r.line for r in records] == list(range(1, len(records) + 1))
+    assert records[0].where == f"{out}:1"

@@ -157,19 +157,26 @@ def test_cli_per_turn_writes_the_table(fixtures: Path, tmp_path: Path, suffix: s
 
 
 @pytest.mark.parametrize(
-    "option",
-    [["--on-error", "keep"], ["--coarse"], ["--jobs", "2"]],
+    ("option", "reason"),
+    [
+        (["--on-error", "keep"], "has no row for an unreadable record"),
+        (["--coarse"], "always has a 'coarse' column"),
+        (["--jobs", "2"], "is written by one process"),
+    ],
     ids=["keep", "coarse", "jobs"],
 )
 def test_cli_per_turn_refuses_options_it_cannot_honour(
-    fixtures: Path, tmp_path: Path, option: list[str]
+    fixtures: Path, tmp_path: Path, option: list[str], reason: str
 ) -> None:
-    """An option --per-turn would ignore is an error naming it, and no file is written."""
+    """An option --per-turn would ignore is an error naming it and its reason alone (the
+    --coarse refusal had also given keep's), and no file is written."""
     source = fixtures / "dealornodeal_val_20.txt"
     out = tmp_path / "turns.csv"
     result = runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out), *option])
     assert result.exit_code == 1
-    assert f"--per-turn cannot be used with {' '.join(option)}" in result.output
+    message = " ".join(result.output.split())
+    refused = " ".join(option)
+    assert message == f"error: --per-turn cannot be used with {refused}: the table {reason}"
     assert not out.exists()
 
 

@@ -96,6 +96,7 @@ class MessageView(NamedTuple):
     my_act: str | None
 
     def has(self, tag: str) -> bool:
+        """Whether the message has the rule tag ``tag``."""
         return tag in self.tags
 
 
@@ -211,7 +212,7 @@ class CraigslistParser:
         act_space: ActSpace | None = None,
         prices: str = "cocoa",
         strategies: StrategyTagger | None = None,
-    ):
+    ) -> None:
         self.strategies = strategies if strategies is not None else default_tagger()
         self.lexicon = lexicon if lexicon is not None else load_lexicon()
         # "cocoa" reproduces the reference acts; "extended" also finds prices Cocoa's

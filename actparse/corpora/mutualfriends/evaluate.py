@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from actparse.corpora.mutualfriends import CORPUS
 from actparse.corpora.mutualfriends.parser import MutualFriendsParser, TurnParse
@@ -200,6 +200,15 @@ class MutualFriendsReport(Report):
         }
 
 
+@runtime_checkable
+class _Analyser(Protocol):
+    """What the figures need of a parser: :meth:`MutualFriendsParser.analyse`."""
+
+    def analyse(self, dialogue: Dialogue) -> list[TurnParse]:
+        """The per-turn analysis of ``dialogue``."""
+        ...
+
+
 def evaluate_mutualfriends(
     items: Iterable[Record | Dialogue], parser: Parser | None = None
 ) -> MutualFriendsReport:
@@ -214,10 +223,11 @@ def evaluate_mutualfriends(
     final selections are the same friend" agrees with the recorded reward.
     """
     # Typed as the registry's parser protocol so that generic callers type-check; the
-    # figures need ``analyse``, which only the MutualFriends parser has.
-    if parser is not None and not isinstance(parser, MutualFriendsParser):
+    # figures need ``analyse``. Checked by that method, not the class: a wrapper that
+    # passes it on (the HTML report's recording parser) is as good as the parser.
+    if parser is not None and not isinstance(parser, _Analyser):
         raise TypeError(f"evaluate_mutualfriends needs a MutualFriendsParser, got {parser!r}")
-    chosen = parser if parser is not None else MutualFriendsParser()
+    chosen: _Analyser = parser if parser is not None else MutualFriendsParser()
     report = MutualFriendsReport()
     for where, dialogue in located(items):
         report.add(dialogue, chosen.analyse(dialogue), where)

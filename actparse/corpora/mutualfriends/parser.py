@@ -123,7 +123,7 @@ class MutualFriendsParser:
         act_space: ActSpace | None = None,
         source: str = "rules/" + "/".join(RULES_FILE),
         strategies: StrategyTagger | None = None,
-    ):
+    ) -> None:
         self.strategies = strategies if strategies is not None else default_tagger()
         self.rules = rules if rules is not None else load_mutualfriends_rules()
         self.words = word_classes(self.rules, source)

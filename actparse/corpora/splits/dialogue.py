@@ -19,6 +19,7 @@ from actparse.corpora.splits.lexicon import SplitLexicon, load_split_lexicon
 from actparse.corpora.splits.mentions import EITHER, OTHER, SELF
 from actparse.engine.acts import ActSpace, load_act_space
 from actparse.engine.decisions import DecisionList, IntentRule
+from actparse.engine.strategies import StrategyTagger, add_strategies, default_tagger
 from actparse.engine.tags import RuleSet, load_rules
 from actparse.models import Act, Dialogue, ItemSplit, Turn
 
@@ -119,10 +120,12 @@ class SplitDialogueParser:
         lexicon: SplitLexicon | None = None,
         rules: RuleSet | None = None,
         act_space: ActSpace | None = None,
+        strategies: StrategyTagger | None = None,
     ) -> None:
         self.lexicon = lexicon if lexicon is not None else load_split_lexicon(self.corpus)
         self.rules = rules if rules is not None else load_rules(default=(self.corpus, "tags.yaml"))
         self.act_space = act_space if act_space is not None else load_act_space()
+        self.strategies = strategies if strategies is not None else default_tagger()
 
     def tags(self, tokens: Sequence[str]) -> frozenset[str]:
         """The rule tags of a message, from its normalised tokens (the rules' text is
@@ -131,7 +134,7 @@ class SplitDialogueParser:
         return frozenset(self.rules.tags(self.rule_tags, tokens, text))
 
     def parse(self, dialogue: Dialogue) -> list[Act]:
-        """One act per turn of the dialogue."""
+        """One act per turn of the dialogue, with each message's strategies."""
         totals = [item.count for item in dialogue.parties[0].items]
         state = DealState()
         acts: list[Act] = []
@@ -141,7 +144,7 @@ class SplitDialogueParser:
                 act = self.message_act(turn, totals, state)
             coarse = self.act_space.coarse(self.corpus, act.intent)
             acts.append(act._replace(coarse=coarse))
-        return acts
+        return add_strategies(dialogue, acts, self.strategies)
 
     def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:
         """The act of a non-message turn (``None`` for a message)."""

@@ -83,8 +83,8 @@
       row.appendChild(el("td", "", String(i)));
       row.appendChild(el("td", "", t[0]));
       var text = marked(t[1], t[6]);
-      if (t[8].length) { text.appendChild(el("div", "labels", "strategies: " + t[8].join(", "))); }
-      if (t[5].length) { text.appendChild(el("div", "labels", "annotated: " + t[5].join(", "))); }
+      if (t[5].length) { text.appendChild(el("div", "labels", "strategies: " + t[5].join(", "))); }
+      if (t[8].length) { text.appendChild(el("div", "labels", "annotated: " + t[8].join(", "))); }
       if (t[7]) {
         text.appendChild(el("div", "reason", "reference: " + t[7].reference + " | ours: " +
           t[7].ours + (t[7].reason ? " (" + t[7].reason + ")" : "")));
