@@ -267,6 +267,7 @@ class NeedIndex:
         #: Per pattern bit: the bit of its most selective group's pattern (itself).
         primary: dict[int, int] = {}
         several: dict[int, int] = {}
+        proven = 0
         next_group = 0
         for k, (needs, folded) in enumerate(patterns):
             groups = [
@@ -288,6 +289,10 @@ class NeedIndex:
             primary[best[0]] = k
             if len(groups) > 1:
                 several[k] = sum(1 << gid for gid in ids)
+            if len(groups) == len(needs) and all(w.split() == [w] for ws in needs for w in ws):
+                # Every word is its own stretch, and a text holds a word without
+                # whitespace exactly when one of its chunks does: candidacy proves the needs.
+                proven |= 1 << k
         # A chunk touching a pattern's primary group also sets the pattern's own bit.
         self._pieces = tuple(
             (piece, folded, mask | _primary_bits(mask >> n, primary))
@@ -299,6 +304,9 @@ class NeedIndex:
         self._several_bits = sum(1 << k for k in several)
         #: Patterns that are candidates for every text.
         self.always_mask = always
+        #: Patterns whose needs hold in every text they are a candidate of: the caller
+        #: need not test them again.
+        self.proven_mask = proven
         self._table = _ChunkTable(self._chunk)
 
     def _chunk(self, chunk: str) -> int:

@@ -357,19 +357,24 @@ class RuleSet:
             wanted_set = frozenset(wanted)
             lowered = None
             entries = self._entries
+            candidates = self._index.candidate_mask(text)
+            proven = candidates & self._index.proven_mask
             # In index order: tag by tag, each tag's entries as its matcher tries them.
-            for k in bits(self._index.candidate_mask(text)):
+            for k in bits(candidates):
                 tag, needs, ignore_case, pattern = entries[k]
                 if tag in found or tag not in wanted_set:
                     continue
-                subject = text
-                if ignore_case:
-                    if lowered is None:
-                        # Python 2 folded ASCII letters only; on ASCII text lower() is that.
-                        lowered = text.lower() if text.isascii() else text.translate(ASCII_LOWER)
-                    subject = lowered
-                if _lacks(subject, needs):
-                    continue  # it cannot match this text
+                if not (proven >> k) & 1:  # else the index has tested the needs already
+                    subject = text
+                    if ignore_case:
+                        if lowered is None:
+                            # Python 2 folded ASCII letters only; on ASCII text lower() is that.
+                            lowered = (
+                                text.lower() if text.isascii() else text.translate(ASCII_LOWER)
+                            )
+                        subject = lowered
+                    if _lacks(subject, needs):
+                        continue  # it cannot match this text
                 if pattern is None or (
                     pattern.search(text, timeout=timeout) if timeout else pattern.search(text)
                 ):

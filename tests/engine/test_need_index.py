@@ -42,6 +42,9 @@ def test_candidates_are_the_patterns_whose_words_a_chunk_holds() -> None:
     assert 0 not in index.candidates("homework")  # no "not"
     # A candidate need not match: the caller still tests the needs and the pattern.
     assert 0 in index.candidates("homework is not fun")
+    # Needs of words without whitespace ("sorry") are proven by candidacy; "not " and
+    # "have a good day" are not.
+    assert index.proven_mask == 0b100
     # A pattern with several groups is a candidate only where the text touches them all.
     assert index.candidate_mask("it does not") & 1 == 0
     assert index.candidate_mask("it does not work") & 1 == 1
