@@ -13,6 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, ClassVar
 
 from actparse import registry
@@ -219,7 +220,7 @@ def evaluate_records(
         )
     evaluator: registry.Evaluator = registry.resolve(spec.evaluator)
     parser = (parsers or {}).get(name) or registry.shipped_parser(name)
-    report = evaluator(_chain(first, stream), parser)
+    report = evaluator(chain([first], stream), parser)
     if report.scored_items() == 0:
         n = int(report.summary().get("dialogues", 0))
         raise InputError(
@@ -227,8 +228,3 @@ def evaluate_records(
             f"has the reference {report.headline} compares with; 'actparse label' labels them"
         )
     return report
-
-
-def _chain(first: Record, rest: Iterator[Record]) -> Iterator[Record]:
-    yield first
-    yield from rest

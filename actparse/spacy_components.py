@@ -267,7 +267,7 @@ class Tagger:
         text = doc.text  # spaCy joins the tokens' text on every access
         tokens, _offsets = cocoa_tokens(text)
         # Text rules (vague-price is case-sensitive) read the message as written.
-        tags = [tag for tag in RULE_TAGS if self.rules.has(tag, tokens, text)]
+        tags = self.rules.tags(RULE_TAGS, tokens, text)
         types = {s.label_ for s in doc.spans[PRICES]} if PRICES in doc.spans else set()
         if types:
             tags.extend(t for t in PRICE_TYPES if t in types)

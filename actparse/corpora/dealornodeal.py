@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from functools import cached_property
 from typing import Any
 
 from actparse.corpora.splits.dialogue import (
@@ -32,12 +33,8 @@ from actparse.corpora.splits.dialogue import (
     SplitDialogueParser,
 )
 from actparse.corpora.splits.evaluate import SplitReport
-from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.splits.views import ViewMemo
-from actparse.engine.acts import ActSpace
 from actparse.engine.decisions import DecisionList, IntentRule
-from actparse.engine.strategies import StrategyTagger
-from actparse.engine.tags import RuleSet
 from actparse.io.fields import count_field, list_field
 from actparse.io.records import Record
 from actparse.models import Act, Dialogue, Item, ItemSplit, Party, Turn
@@ -266,16 +263,11 @@ class DealOrNoDealParser(SplitDialogueParser):
     #: How many dialogues the parser remembers to mirror for their other view (0: none).
     view_memo_size = 2
 
-    def __init__(
-        self,
-        *,
-        lexicon: SplitLexicon | None = None,
-        rules: RuleSet | None = None,
-        act_space: ActSpace | None = None,
-        strategies: StrategyTagger | None = None,
-    ) -> None:
-        super().__init__(lexicon=lexicon, rules=rules, act_space=act_space, strategies=strategies)
-        self._views = ViewMemo(self.view_memo_size)
+    @cached_property
+    def _views(self) -> ViewMemo:
+        """The dialogues this parser remembers, to mirror for their other view (one memo
+        per parser: the base class's constructor serves as it is)."""
+        return ViewMemo(self.view_memo_size)
 
     def parse(self, dialogue: Dialogue) -> list[Act]:
         """One act per turn; the second view of a dialogue gets the first one's acts,

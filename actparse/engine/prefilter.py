@@ -18,7 +18,7 @@ from functools import reduce
 from operator import or_
 from typing import Any
 
-__all__ = ["ASCII_LOWER", "NeedIndex", "bits", "required_literals"]
+__all__ = ["ASCII_LOWER", "NeedIndex", "bits", "pattern_tree", "required_literals"]
 
 #: Lowercases ASCII letters only, as ``regex``'s IGNORECASE folds the literals the rules
 #: use: the tag matcher and the index fold texts the same way.
@@ -37,6 +37,26 @@ _Requirement = frozenset[str]
 _Analysis = tuple[frozenset[str] | None, list[_Requirement]]
 
 
+def pattern_tree(pattern: str, *, strict: bool = False) -> tuple[Any, Any] | None:
+    """The standard library's parser module (private, hence imported by name) and its
+    syntax tree of ``pattern``, for the analyses that read a pattern's structure.
+
+    ``None`` when ``re`` cannot read it, when it sets a global inline flag (``(?i)``,
+    ``(?x)``: the tree would not say how its parts match) or, with ``strict``, when ``re``
+    warns about it ("possible nested set" and the like: ``regex`` may read it otherwise).
+    """
+    try:
+        parser: Any = importlib.import_module("re._parser")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error" if strict else "ignore")
+            tree = parser.parse(pattern)
+    except Exception:
+        return None
+    if tree.state.flags & ~parser.SRE_FLAG_UNICODE:
+        return None
+    return parser, tree
+
+
 def required_literals(pattern: str, ascii_only: bool = False) -> tuple[tuple[str, ...], ...]:
     """Sets of strings such that every text ``pattern`` matches (searched for anywhere)
     contains a string of each set; empty when none is known.
@@ -52,16 +72,10 @@ def required_literals(pattern: str, ascii_only: bool = False) -> tuple[tuple[str
     >>> required_literals(r"\\w+")
     ()
     """
-    try:
-        parser: Any = importlib.import_module("re._parser")
-        with warnings.catch_warnings():
-            # "Possible nested set" and the like: regex may read the pattern otherwise.
-            warnings.simplefilter("error")
-            tree = parser.parse(pattern)
-    except Exception:  # anything re cannot read, or reads with a doubt, stays unfiltered
+    parsed = pattern_tree(pattern, strict=True)
+    if parsed is None:  # anything re cannot read, or reads with a doubt, stays unfiltered
         return ()
-    if tree.state.flags & ~parser.SRE_FLAG_UNICODE:  # a global inline flag: (?i), (?x)
-        return ()
+    parser, tree = parsed
     analysis = _Analyzer(parser)
     _exact, required = analysis.sequence(list(tree))
     if analysis.doubtful:

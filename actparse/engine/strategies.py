@@ -135,6 +135,6 @@ def add_strategies(
     tag = (tagger or default_tagger()).tag
     out = list(acts)
     for k, (turn, act) in enumerate(zip(dialogue.turns, acts)):
-        if turn.action == "message" and turn.text:
+        if turn.is_message and turn.text:
             out[k] = act._replace(strategies=tag(turn.text))
     return out

@@ -8,7 +8,6 @@ checked against the allowed keys so that a typo fails loudly, naming the file an
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
@@ -18,7 +17,13 @@ from typing import Any
 import regex
 
 from actparse.engine.guard import timeout_for
-from actparse.engine.prefilter import ASCII_LOWER, NeedIndex, bits, required_literals
+from actparse.engine.prefilter import (
+    ASCII_LOWER,
+    NeedIndex,
+    bits,
+    pattern_tree,
+    required_literals,
+)
 from actparse.engine.rulefiles import LINE, RuleError, check_keys, load_file, string_list, where
 
 __all__ = ["MATCH_KINDS", "Rule", "RuleSet", "literal_alternatives", "load_rules", "parse_rules"]
@@ -92,23 +97,16 @@ def literal_alternatives(pattern: str) -> tuple[str, ...] | None:
     exactly searching for any of its strings, which plain ``in`` does far faster than a
     regex call.
     """
-    try:
-        # The standard library's own regex parser (private, hence the guarded import).
-        _parser: Any = importlib.import_module("re._parser")
-        BRANCH, IN, LITERAL, SUBPATTERN = (
-            _parser.BRANCH,
-            _parser.IN,
-            _parser.LITERAL,
-            _parser.SUBPATTERN,
-        )
-    except (ImportError, AttributeError):  # pragma: no cover - another Python version
+    parsed = pattern_tree(pattern)
+    if parsed is None:  # anything re cannot read stays a regex
         return None
-    try:
-        tree = _parser.parse(pattern)
-    except Exception:  # anything re cannot read stays a regex
-        return None
-    if tree.state.flags & ~_parser.SRE_FLAG_UNICODE:  # a global inline flag: (?i), (?x)
-        return None
+    _parser, tree = parsed
+    BRANCH, IN, LITERAL, SUBPATTERN = (
+        _parser.BRANCH,
+        _parser.IN,
+        _parser.LITERAL,
+        _parser.SUBPATTERN,
+    )
 
     def expand(items: Any) -> list[str] | None:
         out = [""]
@@ -147,11 +145,10 @@ def _refers_to_groups(pattern: str) -> bool:
     """Whether ``pattern`` refers to its groups (``\\1``, ``(?P=name)``, ``(?(1)...)``), or
     may (``re`` cannot read it): in an alternation with other patterns its numbers would
     name their groups, so it is searched on its own."""
-    try:
-        parser: Any = importlib.import_module("re._parser")
-        tree = parser.parse(pattern)
-    except Exception:  # regex-only syntax such as (?1) recursion: assume it does
+    parsed = pattern_tree(pattern)
+    if parsed is None:  # regex-only syntax such as (?1) recursion: assume it does
         return True
+    parser, tree = parsed
     refs = (parser.GROUPREF, parser.GROUPREF_EXISTS)
 
     def walk(node: Any) -> bool:
@@ -186,23 +183,22 @@ def _lacks(text: str, needs: tuple[tuple[str, ...], ...]) -> bool:
 
 
 class _TagMatcher:
-    """All rules of one tag folded into set lookups and as few text checks as possible.
+    """All rules of one tag sorted into set lookups and as few text checks as possible,
+    for :class:`RuleSet` to index.
 
     Matching a message against every rule one by one costs a regex call per value.
     Search patterns that are finite alternations of ASCII literals ("come down",
     "go (lower|higher)") become substring tests (on ASCII-lowercased text when the rule
-    ignores case, as Python 2's ASCII case folding did); the other patterns fold into a
-    single regex per (kind, case), except search patterns with words they cannot match
-    without (:func:`~actparse.engine.prefilter.required_literals`): each of those is
-    searched alone, and only in texts that hold such words. The result is the same as
-    rule by rule.
+    ignores case, as Python 2's ASCII case folding did); search patterns with words they
+    cannot match without (:func:`~actparse.engine.prefilter.required_literals`) are
+    searched alone, and only in texts that hold such words; the rest fold into a single
+    regex per (kind, case). The result is the same as rule by rule.
     """
 
     __slots__ = (
         "any_token",
         "first_token",
         "folded_literals",
-        "folds",
         "guarded",
         "last_token",
         "literals",
@@ -249,36 +245,8 @@ class _TagMatcher:
         self.literals = tuple(literals)
         self.folded_literals = tuple(folded)
         self.guarded = tuple(guarded)
-        #: Whether matching needs the case-folded text.
-        self.folds = bool(folded) or any(ignore_case for _, ignore_case, _ in guarded)
         self.searches = tuple(searches)
         self.wholes = tuple(wholes)
-
-    def __call__(self, tokens: Sequence[str], text: str) -> bool:
-        if tokens and (tokens[0] in self.first_token or tokens[-1] in self.last_token):
-            return True
-        if self.any_token and not self.any_token.isdisjoint(tokens):
-            return True
-        return self.text_matches(text, timeout_for(text))
-
-    def text_matches(self, text: str, timeout: float | None) -> bool:
-        """Whether a text rule of the tag matches the raw message."""
-        for literal in self.literals:
-            if literal in text:
-                return True
-        lowered = ""
-        if self.folds:
-            # Python 2 folded ASCII letters only; on ASCII text lower() is that, and fast.
-            lowered = text.lower() if text.isascii() else text.translate(ASCII_LOWER)
-            for literal in self.folded_literals:
-                if literal in lowered:
-                    return True
-        for needs, ignore_case, pattern in self.guarded:
-            if _lacks(lowered if ignore_case else text, needs):
-                continue  # it cannot match this text
-            if pattern.search(text, timeout=timeout) if timeout else pattern.search(text):
-                return True
-        return self.unguarded_matches(text, timeout)
 
     def unguarded_matches(self, text: str, timeout: float | None) -> bool:
         """Whether a search or whole-text pattern with no required word matches."""
@@ -336,9 +304,9 @@ class RuleSet:
         self._unguarded = tuple(tag for tag, m in self._matchers.items() if m.searches or m.wholes)
 
     def has(self, tag: str, tokens: Sequence[str], text: str) -> bool:
-        """Whether ``tag`` holds for the message."""
-        matcher = self._matchers.get(tag)
-        return matcher is not None and matcher(tokens, text)
+        """Whether ``tag`` holds for the message (:meth:`tags` of that one tag: asking for
+        several tags at once, :meth:`tags` looks the message up once)."""
+        return tag in self._matchers and bool(self.tags((tag,), tokens, text))
 
     def tags(self, wanted: Sequence[str], tokens: Sequence[str], text: str) -> list[str]:
         """The tags of ``wanted`` that hold for the message, in that order.

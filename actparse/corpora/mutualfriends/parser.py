@@ -177,14 +177,11 @@ class MutualFriendsParser:
             tokens = tokenize(sentence)
             # "How are you?" asks nothing about friends: a small-talk sentence is no
             # question, whatever its words or its question mark.
-            small_talk = self.rules.has("smalltalk", tokens, sentence)
+            tags = set(self.rules.tags(MESSAGE_TAGS, tokens, sentence))
+            small_talk = "smalltalk" in tags
             if small_talk:
-                found.add("smalltalk")
-            for tag in MESSAGE_TAGS:
-                if tag == "smalltalk" or tag in found or (small_talk and tag == "question"):
-                    continue
-                if self.rules.has(tag, tokens, sentence):
-                    found.add(tag)
+                tags.discard("question")
+            found |= tags
             if "question" not in found and not small_talk:
                 # "Hi, do you know anyone at STX": the question starts after the opener.
                 rest = self._after_opener(tokens)
