@@ -18,7 +18,15 @@ from functools import reduce
 from operator import or_
 from typing import Any
 
-__all__ = ["ASCII_LOWER", "NeedIndex", "bits", "pattern_tree", "required_literals"]
+__all__ = [
+    "ASCII_LOWER",
+    "BOUNDARY",
+    "NeedIndex",
+    "bits",
+    "pattern_tree",
+    "required_literals",
+    "strip_boundaries",
+]
 
 #: Lowercases ASCII letters only, as ``regex``'s IGNORECASE folds the literals the rules
 #: use: the tag matcher and the index fold texts the same way.
@@ -29,6 +37,11 @@ ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstu
 _MAX_STRINGS = 64
 #: At most this many requirements are kept per pattern (the most selective).
 _MAX_REQUIREMENTS = 3
+
+#: Marks a word boundary (``\\b``) at either end of a required string, with
+#: ``required_literals(..., bounds=True)``: a noncharacter, which no text holds, and a
+#: pattern that holds it gets no requirement at all.
+BOUNDARY = "\ufdd0"
 
 #: A set of strings one of which every match contains.
 _Requirement = frozenset[str]
@@ -57,13 +70,18 @@ def pattern_tree(pattern: str, *, strict: bool = False) -> tuple[Any, Any] | Non
     return parser, tree
 
 
-def required_literals(pattern: str, ascii_only: bool = False) -> tuple[tuple[str, ...], ...]:
+def required_literals(
+    pattern: str, ascii_only: bool = False, *, bounds: bool = False
+) -> tuple[tuple[str, ...], ...]:
     """Sets of strings such that every text ``pattern`` matches (searched for anywhere)
     contains a string of each set; empty when none is known.
 
     With ``ascii_only`` (for patterns compiled with ASCII case folding: the caller
     compares lowercased literals with lowercased text) sets with a non-ASCII string are
-    left out.
+    left out. With ``bounds``, a string the pattern puts a word boundary (``\\b``) in
+    front of or after starts or ends with :data:`BOUNDARY` (``\\bnot\\b`` needs
+    "not" as a word, not inside "nothing"); :func:`strip_boundaries` gives the plain
+    strings, which are the strings without ``bounds``.
 
     >>> required_literals(r"\\bnot (going to )?work\\b")
     (('work',), ('not ',))
@@ -76,10 +94,14 @@ def required_literals(pattern: str, ascii_only: bool = False) -> tuple[tuple[str
     if parsed is None:  # anything re cannot read, or reads with a doubt, stays unfiltered
         return ()
     parser, tree = parsed
-    analysis = _Analyzer(parser)
+    if bounds and BOUNDARY in pattern:
+        return ()  # the mark would be read as a boundary
+    analysis = _Analyzer(parser, bounds=bounds)
     _exact, required = analysis.sequence(list(tree))
     if analysis.doubtful:
         return ()
+    if bounds:
+        required = [frozenset(map(_edge_marks, r)) for r in required]
     kept = [
         _minimal(r)
         for r in required
@@ -90,10 +112,29 @@ def required_literals(pattern: str, ascii_only: bool = False) -> tuple[tuple[str
     return tuple(ranked[:_MAX_REQUIREMENTS])
 
 
+def strip_boundaries(needs: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+    """``needs`` of ``required_literals(..., bounds=True)`` as plain strings."""
+    return tuple(tuple(dict.fromkeys(w.replace(BOUNDARY, "") for w in ws)) for ws in needs)
+
+
+def _edge_marks(string: str) -> str:
+    """``string`` with a boundary mark kept only at its ends, once: a mark inside it says
+    nothing a substring test could use."""
+    core = string.strip(BOUNDARY).replace(BOUNDARY, "")
+    return (
+        (BOUNDARY if string.startswith(BOUNDARY) else "")
+        + core
+        + (BOUNDARY if string.endswith(BOUNDARY) else "")
+    )
+
+
 def _too_common(requirement: _Requirement) -> bool:
     """A single letter, digit or space among the strings: nearly every text has one, so
     the test is not worth making."""
-    return any(len(s) == 1 and (s.isalnum() or s.isspace()) for s in requirement)
+    return any(
+        len(s) == 1 and (s.isalnum() or s.isspace())
+        for s in (t.strip(BOUNDARY) for t in requirement)
+    )
 
 
 def _minimal(requirement: _Requirement) -> _Requirement:
@@ -104,7 +145,7 @@ def _minimal(requirement: _Requirement) -> _Requirement:
 def _selectivity(requirement: _Requirement) -> tuple[int, int, int]:
     """A guess at what rules out most texts for least work: strings of four characters
     or more are rare enough, so then fewer strings (fewer substring tests) first."""
-    shortest = min(map(len, requirement))
+    shortest = min(len(s.strip(BOUNDARY)) for s in requirement)
     return min(shortest, 4), -len(requirement), shortest
 
 
@@ -113,8 +154,9 @@ def _best(requirements: list[_Requirement]) -> _Requirement | None:
 
 
 def _as_required(exact: frozenset[str] | None) -> list[_Requirement]:
-    """A finite set of exact matches is itself a requirement, unless it holds ""."""
-    if exact is None or "" in exact:
+    """A finite set of exact matches is itself a requirement, unless it holds "" (or
+    nothing but word boundaries)."""
+    if exact is None or any(not s.strip(BOUNDARY) for s in exact):
         return []
     return [exact]
 
@@ -122,8 +164,10 @@ def _as_required(exact: frozenset[str] | None) -> list[_Requirement]:
 class _Analyzer:
     """Walks a syntax tree of :mod:`re._parser`; the opcodes are looked up once."""
 
-    def __init__(self, parser: Any) -> None:
+    def __init__(self, parser: Any, *, bounds: bool = False) -> None:
         self.p = parser
+        #: A ``\\b`` reads as :data:`BOUNDARY` (else as "", like every anchor).
+        self.boundary = BOUNDARY if bounds else ""
         #: Set when the tree holds something regex may read differently (literal braces:
         #: regex's fuzzy-matching syntax).
         self.doubtful = False
@@ -172,7 +216,7 @@ class _Analyzer:
                 self.doubtful = True
             return frozenset({chr(arg)}), []
         if op is p.AT:  # \b, ^, $: zero width, so the parts around it are adjacent
-            return frozenset({""}), []
+            return frozenset({self.boundary if arg is p.AT_BOUNDARY else ""}), []
         if op is p.IN:
             if all(item_op is p.LITERAL for item_op, _ in arg):
                 chars = frozenset(chr(code) for _, code in arg)
@@ -221,10 +265,64 @@ _CHUNK_CACHE_SIZE = 1 << 16
 _CACHED_CHUNK_LENGTH = 64
 
 
-def _piece(word: str) -> str:
+#: Where a piece must stand in a chunk, on either side: anywhere, at a word boundary
+#: (the need has :data:`BOUNDARY` there), or at the chunk's edge (whitespace there).
+_ANYWHERE, _WORD_EDGE, _CHUNK_EDGE = 0, 1, 2
+#: A stretch of a need without whitespace, and where it stands on its left and right.
+_Piece = tuple[str, int, int]
+
+
+def _piece(word: str) -> _Piece:
     """The longest stretch of ``word`` without whitespace: a text holding ``word`` holds
-    it within one of its whitespace-separated chunks."""
-    return max(word.split(), key=len, default="")
+    it within one of its whitespace-separated chunks, at the chunk's start when
+    whitespace comes before it in ``word`` (at its end when after) and at a word
+    boundary where ``word`` has a :data:`BOUNDARY` mark."""
+    plain = word.replace(BOUNDARY, "")
+    parts = plain.split()
+    if not parts:
+        return "", _ANYWHERE, _ANYWHERE
+    first = _CHUNK_EDGE if plain[0].isspace() else _WORD_EDGE if word[0] == BOUNDARY else 0
+    last = _CHUNK_EDGE if plain[-1].isspace() else _WORD_EDGE if word[-1] == BOUNDARY else 0
+    pieces = [
+        (
+            part,
+            first if k == 0 else _CHUNK_EDGE,
+            last if k == len(parts) - 1 else _CHUNK_EDGE,
+        )
+        for k, part in enumerate(parts)
+    ]
+    # The longest (fewest chunks hold it), and of those the most tightly placed.
+    return max(pieces, key=lambda p: (len(p[0]), p[1] + p[2]))
+
+
+def _is_word(char: str) -> bool:
+    """A word character of the rules' ``\\w`` (ASCII): a pattern whose ``\\b`` is
+    Unicode's has a boundary wherever this has one, so the test stays a superset."""
+    return char.isascii() and (char.isalnum() or char == "_")
+
+
+def _stands(chunk: str, core: str, left: int, right: int) -> bool:
+    """Whether ``core`` occurs in ``chunk`` placed as ``left`` and ``right`` say (the
+    chunk's edges are whitespace or the text's ends: no word character)."""
+    start = chunk.find(core)
+    while start >= 0:
+        stop = start + len(core)
+        if _fits(left, start == 0, start > 0 and _is_word(chunk[start - 1]), core[0]) and _fits(
+            right, stop == len(chunk), stop < len(chunk) and _is_word(chunk[stop]), core[-1]
+        ):
+            return True
+        start = chunk.find(core, start + 1)
+    return False
+
+
+def _fits(side: int, at_edge: bool, word_beside: bool, own: str) -> bool:
+    """Whether one side of an occurrence is placed as ``side`` asks: ``at_edge`` of the
+    chunk, with a word character beside it or not, ``own`` its character on that side."""
+    if side == _CHUNK_EDGE:
+        return at_edge
+    if side == _WORD_EDGE:
+        return word_beside != _is_word(own)
+    return True
 
 
 def bits(mask: int) -> list[int]:
@@ -277,7 +375,7 @@ class NeedIndex:
         """``patterns[k]``: the needs of pattern ``k`` and whether it ignores case."""
         n = len(patterns)
         always = 0
-        by_piece: dict[tuple[str, bool], int] = {}
+        by_piece: dict[tuple[_Piece, bool], int] = {}
         #: Per pattern bit: the bit of its most selective group's pattern (itself).
         primary: dict[int, int] = {}
         several: dict[int, int] = {}
@@ -287,7 +385,7 @@ class NeedIndex:
             groups = [
                 frozenset(_piece(w) for w in words)
                 for words in needs
-                if words and all(_piece(w) for w in words)
+                if words and all(_piece(w)[0] for w in words)
             ]
             if not groups:
                 always |= 1 << k  # nothing to file it under: always a candidate
@@ -299,18 +397,20 @@ class NeedIndex:
                     key = (piece, folded)
                     by_piece[key] = by_piece.get(key, 0) | (1 << (n + gid))
             # The group whose shortest stretch is longest: the fewest texts hold it.
-            best = max(zip(ids, groups), key=lambda g: (min(map(len, g[1])), -len(g[1])))
+            best = max(zip(ids, groups), key=lambda g: (min(len(p[0]) for p in g[1]), -len(g[1])))
             primary[best[0]] = k
             if len(groups) > 1:
                 several[k] = sum(1 << gid for gid in ids)
-            if len(groups) == len(needs) and all(w.split() == [w] for ws in needs for w in ws):
+            plain = strip_boundaries(needs)
+            if len(groups) == len(needs) and all(w.split() == [w] for ws in plain for w in ws):
                 # Every word is its own stretch, and a text holds a word without
-                # whitespace exactly when one of its chunks does: candidacy proves the needs.
+                # whitespace exactly when one of its chunks does: candidacy proves the needs
+                # (as substrings: their boundaries are the pattern's to test).
                 proven |= 1 << k
         # A chunk touching a pattern's primary group also sets the pattern's own bit.
         self._pieces = tuple(
-            (piece, folded, mask | _primary_bits(mask >> n, primary))
-            for (piece, folded), mask in sorted(by_piece.items())
+            (core, left, right, folded, mask | _primary_bits(mask >> n, primary))
+            for ((core, left, right), folded), mask in sorted(by_piece.items())
         )
         self._n = n
         self._pattern_bits = (1 << n) - 1
@@ -328,8 +428,9 @@ class NeedIndex:
         # Python 2's ASCII case folding, as the matcher lowercases the whole text.
         lowered = chunk.lower() if chunk.isascii() else chunk.translate(ASCII_LOWER)
         mask = 0
-        for piece, folded, piece_mask in self._pieces:
-            if piece in (lowered if folded else chunk):
+        for core, left, right, folded, piece_mask in self._pieces:
+            subject = lowered if folded else chunk
+            if core in subject and (not (left or right) or _stands(subject, core, left, right)):
                 mask |= piece_mask
         return mask
 

@@ -23,6 +23,7 @@ from actparse.engine.prefilter import (
     bits,
     pattern_tree,
     required_literals,
+    strip_boundaries,
 )
 from actparse.engine.rulefiles import LINE, RuleError, check_keys, load_file, string_list, where
 
@@ -224,7 +225,7 @@ class _TagMatcher:
                         continue
                     for v in r.values:
                         found = literal_alternatives(v) if kind == "text-search" else None
-                        needs = required_literals(v, ascii_only=ignore_case)
+                        needs = required_literals(v, ascii_only=ignore_case, bounds=True)
                         if found is None and kind == "text-search" and needs:
                             if ignore_case:
                                 needs = tuple(
@@ -293,13 +294,22 @@ class RuleSet:
         # tag in the order its matcher tries them: a message finds the few that may
         # match from its chunks. A literal is an entry whose needs are the literal itself
         # (no pattern to search once they hold).
+        # The index files a guarded pattern's needs with their word boundaries; the
+        # entries keep them plain, for the substring test of a candidate.
         entries: list[_Entry] = []
+        filed: list[tuple[tuple[tuple[str, ...], ...], bool]] = []
         for tag, m in self._matchers.items():
-            entries.extend((tag, ((lit,),), False, None) for lit in m.literals)
-            entries.extend((tag, ((lit,),), True, None) for lit in m.folded_literals)
-            entries.extend((tag, needs, ignore_case, p) for needs, ignore_case, p in m.guarded)
+            for lit in m.literals:
+                entries.append((tag, ((lit,),), False, None))
+                filed.append((((lit,),), False))
+            for lit in m.folded_literals:
+                entries.append((tag, ((lit,),), True, None))
+                filed.append((((lit,),), True))
+            for needs, ignore_case, p in m.guarded:
+                entries.append((tag, strip_boundaries(needs), ignore_case, p))
+                filed.append((needs, ignore_case))
         self._entries = tuple(entries)
-        self._index = NeedIndex([(e[1], e[2]) for e in entries]) if entries else None
+        self._index = NeedIndex(filed) if entries else None
         #: Tags with a search or whole-text pattern that has no required word.
         self._unguarded = tuple(tag for tag, m in self._matchers.items() if m.searches or m.wholes)
 

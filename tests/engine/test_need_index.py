@@ -15,6 +15,9 @@ from actparse.engine.tags import load_rules
 WORDS = ["not", "work", "works", "good", "Deal", "no", "NO", "?", "thank", "you", "bye"]
 WORDS += ["food", "water", "kids", "FIRE", "camping", "sorry", "well", "i", "a"]
 WORDS += ["need", "we", "my", "fair", "trade", "how", "are", "what", "your", "already", "have"]
+# Words that hold a shorter rule word inside or beside punctuation: the index files words
+# with their boundaries ("he" as a word is not in "the", but is in "he's" and "(he)").
+WORDS += ["the", "he", "he's", "(he)", "she,", "her", "nothing", "hope", "too", "on", "ok,"]
 SHIPPED = {name: load_rules(shipped(name, "tags.yaml")) for name in ("dealornodeal", "casino")}
 SHIPPED["strategies"] = load_rules(shipped("strategies.yaml"))
 
@@ -67,6 +70,28 @@ def test_every_matching_pattern_is_a_candidate(words: list[str], sep: str, name:
     for k, (_needs, _ignore_case, pattern) in enumerate(guarded):
         if pattern.search(text):  # type: ignore[attr-defined]
             assert k in candidates, (text, pattern)
+
+
+def test_words_are_filed_with_their_boundaries() -> None:
+    b = prefilter.BOUNDARY
+    index = NeedIndex(
+        [
+            (((f"{b}he{b}", f"{b}she{b}"),), False),  # \\b(he|she)\\b
+            (((f"{b}good on",),), False),  # \\bgood on: "good" ends its chunk
+            ((("you too" + b,),), False),  # you too\\b: "too" starts a chunk, ends a word
+        ]
+    )
+    assert index.candidates("the other") == set()
+    assert index.candidates("he's here") == {0}
+    assert index.candidates("ask (she) now") == {0}
+    assert index.candidates("she_ is") == set()  # "_" is a word character
+    assert index.candidates("goodness on me") == set()
+    assert index.candidates("good on water") == {1}
+    assert index.candidates("so good on") == {1}  # the chunk "on" is not filed
+    assert index.candidates("you tool") == set()
+    assert index.candidates("and you too!") == {2}
+    # The needs, plain, still hold in every candidate: they are proven.
+    assert index.proven_mask & 1
 
 
 def test_the_chunk_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,7 +8,7 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from actparse.engine.prefilter import required_literals
+from actparse.engine.prefilter import BOUNDARY, required_literals, strip_boundaries
 from actparse.engine.rulefiles import shipped
 from actparse.engine.tags import Rule, RuleSet, load_rules
 
@@ -53,6 +53,51 @@ FLAGS = regex.VERSION0 | regex.ASCII
 )
 def test_required_literals(pattern: str, required: tuple[tuple[str, ...], ...]) -> None:
     assert required_literals(pattern) == required
+
+
+B = BOUNDARY
+
+
+@pytest.mark.parametrize(
+    ("pattern", "required"),
+    [
+        pytest.param(r"\bnot\b", ((f"{B}not{B}",),), id="a-word"),
+        pytest.param(r"\bno deal", ((f"{B}no deal",),), id="left-only"),
+        pytest.param(r"\b(he|she)\b", (("he",), (f"{B}he{B}", f"{B}she{B}")), id="alternatives"),
+        pytest.param(r"\bi\b \bneed\b", ((f"{B}i need{B}",),), id="inner-marks-dropped"),
+        pytest.param(r"\b\bok\b\b", ((f"{B}ok{B}",),), id="repeated-marks-once"),
+        pytest.param(r"\b", (), id="nothing-but-a-boundary"),
+        pytest.param(r"\Bing\b", ((f"ing{B}",),), id="non-boundary-is-no-mark"),
+        pytest.param(f"{B}ok", (), id="a-pattern-holding-the-mark"),
+    ],
+)
+def test_required_literals_with_bounds(pattern: str, required: tuple[tuple[str, ...], ...]) -> None:
+    found = required_literals(pattern, bounds=True)
+    assert found == required
+    # Plain, they are what the analysis without bounds finds, up to order.
+    assert {frozenset(g) for g in strip_boundaries(found)} <= {
+        frozenset(g) for g in required_literals(pattern)
+    } | {frozenset({"he", "she"})}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="abhenotsw' ?.", max_size=20))
+def test_a_bounded_word_stands_at_a_boundary_in_every_match(text: str) -> None:
+    def _stands(core: str, left: bool, right: bool) -> bool:
+        return bool(
+            regex.search(
+                (r"\b" if left else "") + regex.escape(core) + (r"\b" if right else ""),
+                text,
+                FLAGS,
+            )
+        )
+
+    for pattern in (r"\bnot\b", r"\b(he|she)\b", r"\bno\b \?", r"\Bs\b", r"a\bw"):
+        if regex.search(pattern, text, FLAGS):
+            for need in required_literals(pattern, bounds=True):
+                assert any(_stands(w.strip(B), w.startswith(B), w.endswith(B)) for w in need), (
+                    pattern
+                )
 
 
 def test_case_folded_patterns_keep_ascii_words_only() -> None:
