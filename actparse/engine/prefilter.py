@@ -295,6 +295,11 @@ def _piece(word: str) -> _Piece:
     return max(pieces, key=lambda p: (len(p[0]), p[1] + p[2]))
 
 
+def _placed(piece: _Piece) -> int:
+    """On how many sides a piece is placed (a word boundary or its chunk's edge)."""
+    return (piece[1] != _ANYWHERE) + (piece[2] != _ANYWHERE)
+
+
 def _is_word(char: str) -> bool:
     """A word character of the rules' ``\\w`` (ASCII): a pattern whose ``\\b`` is
     Unicode's has a boundary wherever this has one, so the test stays a superset."""
@@ -396,8 +401,12 @@ class NeedIndex:
                 for piece in group:
                     key = (piece, folded)
                     by_piece[key] = by_piece.get(key, 0) | (1 << (n + gid))
-            # The group whose shortest stretch is longest: the fewest texts hold it.
-            best = max(zip(ids, groups), key=lambda g: (min(len(p[0]) for p in g[1]), -len(g[1])))
+            # The group whose shortest stretch is longest: the fewest texts hold it; of
+            # groups as long, the one whose pieces are all placed (a word, not a string).
+            best = max(
+                zip(ids, groups),
+                key=lambda g: (min(len(p[0]) for p in g[1]), min(map(_placed, g[1])), -len(g[1])),
+            )
             primary[best[0]] = k
             if len(groups) > 1:
                 several[k] = sum(1 << gid for gid in ids)

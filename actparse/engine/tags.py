@@ -20,7 +20,6 @@ from actparse.engine.guard import timeout_for
 from actparse.engine.prefilter import (
     ASCII_LOWER,
     NeedIndex,
-    bits,
     pattern_tree,
     required_literals,
     strip_boundaries,
@@ -310,6 +309,13 @@ class RuleSet:
                 filed.append((needs, ignore_case))
         self._entries = tuple(entries)
         self._index = NeedIndex(filed) if entries else None
+        #: Per tag, the bits of its entries: once a tag holds, its other entries are
+        #: dropped from the candidates at once.
+        self._tag_bits: dict[str, int] = {}
+        for k, entry in enumerate(entries):
+            self._tag_bits[entry[0]] = self._tag_bits.get(entry[0], 0) | (1 << k)
+        #: The entries of each tuple of wanted tags asked for (a caller asks for a few).
+        self._wanted_bits: dict[tuple[str, ...], int] = {}
         #: Tags with a search or whole-text pattern that has no required word.
         self._unguarded = tuple(tag for tag, m in self._matchers.items() if m.searches or m.wholes)
 
@@ -323,40 +329,20 @@ class RuleSet:
 
         The same as asking :meth:`has` for each tag, in one pass: this is per-turn work.
         """
-        hits: set[str] = set()
+        found: set[str] = set()
         if tokens:
-            hits.update(self._by_first.get(tokens[0], ()))
-            hits.update(self._by_last.get(tokens[-1], ()))
+            found.update(self._by_first.get(tokens[0], ()))
+            found.update(self._by_last.get(tokens[-1], ()))
             for word in self._any_words.intersection(tokens):
-                hits.update(self._by_any[word])
+                found.update(self._by_any[word])
+            found.intersection_update(wanted)
         timeout = timeout_for(text)
-        found = hits.intersection(wanted)
         if self._index is not None:
-            wanted_set = frozenset(wanted)
-            lowered = None
-            entries = self._entries
-            candidates = self._index.candidate_mask(text)
-            proven = candidates & self._index.proven_mask
-            # In index order: tag by tag, each tag's entries as its matcher tries them.
-            for k in bits(candidates):
-                tag, needs, ignore_case, pattern = entries[k]
-                if tag in found or tag not in wanted_set:
-                    continue
-                if not (proven >> k) & 1:  # else the index has tested the needs already
-                    subject = text
-                    if ignore_case:
-                        if lowered is None:
-                            # Python 2 folded ASCII letters only; on ASCII text lower() is that.
-                            lowered = (
-                                text.lower() if text.isascii() else text.translate(ASCII_LOWER)
-                            )
-                        subject = lowered
-                    if _lacks(subject, needs):
-                        continue  # it cannot match this text
-                if pattern is None or (
-                    pattern.search(text, timeout=timeout) if timeout else pattern.search(text)
-                ):
-                    found.add(tag)
+            candidates = self._index.candidate_mask(text) & self._wanted_mask(wanted)
+            for tag in found:
+                candidates &= ~self._tag_bits.get(tag, 0)
+            if candidates:
+                self._search(candidates, text, timeout, found)
         for tag in self._unguarded:
             if (
                 tag not in found
@@ -364,7 +350,44 @@ class RuleSet:
                 and self._matchers[tag].unguarded_matches(text, timeout)
             ):
                 found.add(tag)
-        return [tag for tag in wanted if tag in found]
+        return [tag for tag in wanted if tag in found] if found else []
+
+    def _wanted_mask(self, wanted: Sequence[str]) -> int:
+        """The bits of the entries of the ``wanted`` tags."""
+        key = tuple(wanted)
+        mask = self._wanted_bits.get(key)
+        if mask is None:
+            mask = 0
+            for tag in key:
+                mask |= self._tag_bits.get(tag, 0)
+            if len(self._wanted_bits) < 64:  # callers ask for a handful of tuples
+                self._wanted_bits[key] = mask
+        return mask
+
+    def _search(self, candidates: int, text: str, timeout: float | None, found: set[str]) -> None:
+        """Add to ``found`` the tags of the candidate entries that match ``text``, lowest
+        entry first; once a tag holds, its other entries are not tried."""
+        entries = self._entries
+        proven = candidates & self._index.proven_mask  # type: ignore[union-attr]
+        lowered = None
+        while candidates:
+            low = candidates & -candidates
+            tag, needs, ignore_case, pattern = entries[low.bit_length() - 1]
+            candidates ^= low
+            if not proven & low:  # else the index has tested the needs already
+                subject = text
+                if ignore_case:
+                    if lowered is None:
+                        # Python 2 folded ASCII letters only; on ASCII text lower() is that.
+                        lowered = text.lower() if text.isascii() else text.translate(ASCII_LOWER)
+                    subject = lowered
+                if _lacks(subject, needs):
+                    continue  # it cannot match this text
+            if pattern is None or (
+                pattern.search(text, timeout=timeout) if timeout else pattern.search(text)
+            ):
+                found.add(tag)
+                candidates &= ~self._tag_bits[tag]
 
     def __getitem__(self, name: str) -> Rule:
         for rule in self.rules:
