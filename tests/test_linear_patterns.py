@@ -118,7 +118,7 @@ for corpus in registry.BUILTIN:
             CASES.append(
                 pytest.param(
                     _rule(rule),
-                    list(rule.values),
+                    [*rule.values, *rule.unless],
                     rule.examples,
                     id=f"{corpus.name}:{rule.name}",
                 )
@@ -127,7 +127,10 @@ for rule in load_strategy_rules().rules:  # one file for every corpus
     if rule.match.startswith("text-"):
         CASES.append(
             pytest.param(
-                _rule(rule), list(rule.values), rule.examples, id=f"strategies:{rule.name}"
+                _rule(rule),
+                [*rule.values, *rule.unless],
+                rule.examples,
+                id=f"strategies:{rule.name}",
             )
         )
 for price_rule in extended.load_extended_rules().rules:

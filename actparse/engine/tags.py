@@ -17,14 +17,9 @@ from typing import Any
 import regex
 
 from actparse.engine.guard import timeout_for
-from actparse.engine.prefilter import (
-    ASCII_LOWER,
-    NeedIndex,
-    pattern_tree,
-    required_literals,
-    strip_boundaries,
-)
+from actparse.engine.prefilter import ASCII_LOWER, NeedIndex, strip_boundaries
 from actparse.engine.rulefiles import LINE, RuleError, check_keys, load_file, string_list, where
+from actparse.engine.tagmatch import BASE_FLAGS, TagMatcher, lacks, literal_alternatives
 
 __all__ = ["MATCH_KINDS", "Rule", "RuleSet", "literal_alternatives", "load_rules", "parse_rules"]
 
@@ -38,12 +33,14 @@ MATCH_KINDS = {
     "text-whole": "a value (a regular expression) matches the whole raw text",
 }
 REQUIRED_KEYS = frozenset({"name", "tag", "match", "values"})
-ALLOWED_KEYS = REQUIRED_KEYS | {"description", "ignore_case", "examples", "counterexamples"}
+ALLOWED_KEYS = REQUIRED_KEYS | {
+    "description",
+    "ignore_case",
+    "unless",
+    "examples",
+    "counterexamples",
+}
 FILE_KEYS = frozenset({"description", "rules", "classes"})
-
-# Cocoa ran on Python 2, where patterns compiled without re.UNICODE have ASCII-only
-# \w, \d, \s and case folding; VERSION0 keeps the `re`-compatible semantics.
-_BASE_FLAGS = regex.VERSION0 | regex.ASCII
 
 
 @dataclass(frozen=True)
@@ -59,13 +56,19 @@ class Rule:
     examples: tuple[str, ...] = ()
     counterexamples: tuple[str, ...] = ()
     source: str = ""
+    #: Patterns searched in the text: the rule does not hold where one is found ("the
+    #: trip is fun", unless needs or items are spoken of). Text rules only.
+    unless: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if self.unless and not self.match.startswith("text-"):
+            raise ValueError(f"rule '{self.name}': 'unless' needs a text rule, not {self.match}")
+        flags = BASE_FLAGS | (regex.IGNORECASE if self.ignore_case else 0)
         patterns: tuple[regex.Pattern[str], ...] = ()
         if self.match.startswith("text-"):
-            flags = _BASE_FLAGS | (regex.IGNORECASE if self.ignore_case else 0)
             patterns = tuple(regex.compile(v, flags) for v in self.values)
         object.__setattr__(self, "_patterns", patterns)
+        object.__setattr__(self, "_unless", tuple(regex.compile(v, flags) for v in self.unless))
         object.__setattr__(self, "_words", frozenset(self.values))
 
     def matches(self, tokens: Sequence[str], text: str) -> bool:
@@ -79,191 +82,21 @@ class Rule:
             return bool(tokens) and tokens[0] in words
         if kind == "last-token":
             return bool(tokens) and tokens[-1] in words
+        timeout = timeout_for(text)
         if kind == "text-search":
-            return any(p.search(text, timeout=timeout_for(text)) for p in patterns)
-        # text-whole: Cocoa used re.match with ^...$ anchors written in the pattern.
-        return any(p.match(text, timeout=timeout_for(text)) for p in patterns)
+            hit = any(p.search(text, timeout=timeout) for p in patterns)
+        else:  # text-whole: Cocoa used re.match with ^...$ anchors written in the pattern.
+            hit = any(p.match(text, timeout=timeout) for p in patterns)
+        unless: tuple[regex.Pattern[str], ...] = self._unless  # type: ignore[attr-defined]
+        return hit and not any(p.search(text, timeout=timeout) for p in unless)
 
 
-#: A finite alternation expands to at most this many literals before regex is kept.
-_MAX_LITERALS = 64
-
-
-def literal_alternatives(pattern: str) -> tuple[str, ...] | None:
-    """The strings a pattern matches, when it is a finite alternation of literals.
-
-    ``"go (lower|higher)"`` gives ``("go lower", "go higher")``; any pattern with a
-    class, a repeat, an anchor or a flag gives ``None``. Searching for such a pattern is
-    exactly searching for any of its strings, which plain ``in`` does far faster than a
-    regex call.
-    """
-    parsed = pattern_tree(pattern)
-    if parsed is None:  # anything re cannot read stays a regex
-        return None
-    _parser, tree = parsed
-    BRANCH, IN, LITERAL, SUBPATTERN = (
-        _parser.BRANCH,
-        _parser.IN,
-        _parser.LITERAL,
-        _parser.SUBPATTERN,
-    )
-
-    def expand(items: Any) -> list[str] | None:
-        out = [""]
-        for op, arg in items:
-            parts: list[str] | None
-            if op is LITERAL:
-                parts = [chr(arg)]
-            elif op is IN and all(item_op is LITERAL for item_op, _ in arg):
-                parts = [chr(code) for _, code in arg]  # "(a|b)" parses as the class [ab]
-            elif op is SUBPATTERN and arg[1] == 0 and arg[2] == 0:  # no inline flags
-                parts = expand(arg[3])
-            elif op is BRANCH:
-                alternatives: list[str] = []
-                for branch in arg[1]:
-                    expanded = expand(branch)
-                    if expanded is None:
-                        return None
-                    alternatives.extend(expanded)
-                parts = alternatives
-            else:
-                return None
-            if parts is None:
-                return None
-            out = [a + b for a in out for b in parts]
-            if len(out) > _MAX_LITERALS:
-                return None
-        return out
-
-    literals = expand(tree)
-    if not literals or "" in literals or not all(lit.isascii() for lit in literals):
-        return None
-    return tuple(literals)
-
-
-def _refers_to_groups(pattern: str) -> bool:
-    """Whether ``pattern`` refers to its groups (``\\1``, ``(?P=name)``, ``(?(1)...)``), or
-    may (``re`` cannot read it): in an alternation with other patterns its numbers would
-    name their groups, so it is searched on its own."""
-    parsed = pattern_tree(pattern)
-    if parsed is None:  # regex-only syntax such as (?1) recursion: assume it does
-        return True
-    parser, tree = parsed
-    refs = (parser.GROUPREF, parser.GROUPREF_EXISTS)
-
-    def walk(node: Any) -> bool:
-        # A tree is a SubPattern of (op, arg); an arg holds SubPatterns at any depth.
-        if isinstance(node, parser.SubPattern):
-            return any(op in refs or walk(arg) for op, arg in node)
-        if isinstance(node, (list, tuple)):
-            return any(walk(part) for part in node)
-        return False
-
-    return walk(tree)
-
-
-#: A search pattern with the words it cannot match without (one of each group), whether
-#: it ignores case, and the pattern.
-_Guarded = tuple[tuple[tuple[str, ...], ...], bool, "regex.Pattern[str]"]
-#: An entry of a rule set's index: the tag, the needs, whether they are compared
-#: case-folded, and the pattern to search once they hold (``None`` for a literal, whose
-#: needs are the match).
-_Entry = tuple[str, tuple[tuple[str, ...], ...], bool, "regex.Pattern[str] | None"]
-
-
-def _lacks(text: str, needs: tuple[tuple[str, ...], ...]) -> bool:
-    """Whether ``text`` misses every word of some group of ``needs``."""
-    for words in needs:
-        for word in words:
-            if word in text:
-                break
-        else:
-            return True
-    return False
-
-
-class _TagMatcher:
-    """All rules of one tag sorted into set lookups and as few text checks as possible,
-    for :class:`RuleSet` to index.
-
-    Matching a message against every rule one by one costs a regex call per value.
-    Search patterns that are finite alternations of ASCII literals ("come down",
-    "go (lower|higher)") become substring tests (on ASCII-lowercased text when the rule
-    ignores case, as Python 2's ASCII case folding did); search patterns with words they
-    cannot match without (:func:`~actparse.engine.prefilter.required_literals`) are
-    searched alone, and only in texts that hold such words; the rest fold into a single
-    regex per (kind, case). The result is the same as rule by rule.
-    """
-
-    __slots__ = (
-        "any_token",
-        "first_token",
-        "folded_literals",
-        "guarded",
-        "last_token",
-        "literals",
-        "searches",
-        "wholes",
-    )
-
-    def __init__(self, rules: Sequence[Rule]) -> None:
-        self.any_token = frozenset(v for r in rules if r.match == "any-token" for v in r.values)
-        self.first_token = frozenset(v for r in rules if r.match == "first-token" for v in r.values)
-        self.last_token = frozenset(v for r in rules if r.match == "last-token" for v in r.values)
-        literals: list[str] = []
-        folded: list[str] = []
-        searches: list[regex.Pattern[str]] = []
-        wholes: list[regex.Pattern[str]] = []
-        guarded: list[_Guarded] = []
-        for kind, into in (("text-search", searches), ("text-whole", wholes)):
-            for ignore_case in (False, True):
-                values = []
-                flags = _BASE_FLAGS | (regex.IGNORECASE if ignore_case else 0)
-                for r in rules:
-                    if r.match != kind or r.ignore_case != ignore_case:
-                        continue
-                    for v in r.values:
-                        found = literal_alternatives(v) if kind == "text-search" else None
-                        needs = required_literals(v, ascii_only=ignore_case, bounds=True)
-                        if found is None and kind == "text-search" and needs:
-                            if ignore_case:
-                                needs = tuple(
-                                    tuple(lit.translate(ASCII_LOWER) for lit in need)
-                                    for need in needs
-                                )
-                            guarded.append((needs, ignore_case, regex.compile(v, flags)))
-                        elif found is None and _refers_to_groups(v):
-                            into.append(regex.compile(v, flags))  # its \\1 stays its own
-                        elif found is None:
-                            values.append(v)
-                        elif ignore_case:
-                            folded.extend(lit.translate(ASCII_LOWER) for lit in found)
-                        else:
-                            literals.extend(found)
-                if values:
-                    into.append(regex.compile("|".join(f"(?:{v})" for v in values), flags))
-        self.literals = tuple(literals)
-        self.folded_literals = tuple(folded)
-        self.guarded = tuple(guarded)
-        self.searches = tuple(searches)
-        self.wholes = tuple(wholes)
-
-    def unguarded_matches(self, text: str, timeout: float | None) -> bool:
-        """Whether a search or whole-text pattern with no required word matches."""
-        if timeout is None:
-            # `regex` parses a timeout keyword even when it is None, at a cost of more
-            # than half a short match: on short texts leave it out.
-            for pattern in self.searches:
-                if pattern.search(text):
-                    return True
-            for pattern in self.wholes:  # noqa: SIM110 (a generator costs as much as a match)
-                if pattern.match(text):
-                    return True
-            return False
-        for pattern in self.searches:
-            if pattern.search(text, timeout=timeout):
-                return True
-        return any(pattern.match(text, timeout=timeout) for pattern in self.wholes)
+#: An entry of a rule set's index: the tag (``""`` for a pattern of an ``unless``), the
+#: needs, whether they are compared case-folded, the pattern to search once they hold
+#: (``None`` for a literal, whose needs are the match), and the ``unless`` of its rules
+#: (an index into the rule set's, or -1).
+_Entry = tuple[str, tuple[tuple[str, ...], ...], bool, "regex.Pattern[str] | None", int]
+_Needs = tuple[tuple[str, ...], ...]
 
 
 class RuleSet:
@@ -275,12 +108,43 @@ class RuleSet:
         for rule in self.rules:
             by_tag.setdefault(rule.tag, []).append(rule)
         self.by_tag: dict[str, tuple[Rule, ...]] = {k: tuple(v) for k, v in by_tag.items()}
-        self._matchers = {tag: _TagMatcher(rules) for tag, rules in self.by_tag.items()}
+        # The rules of a tag that share an ``unless`` (most share none) match as one.
+        groups: dict[tuple[str, tuple[str, ...], bool], list[Rule]] = {}
+        for rule in self.rules:
+            key = (rule.tag, rule.unless, rule.ignore_case if rule.unless else False)
+            groups.setdefault(key, []).append(rule)
+        unlesses = list(dict.fromkeys((u, case) for _, u, case in groups if u))
         # Word -> tags indexes, so one message's token rules cost a few set operations.
         self._by_first: dict[str, set[str]] = {}
         self._by_last: dict[str, set[str]] = {}
         self._by_any: dict[str, set[str]] = {}
-        for tag, m in self._matchers.items():
+        # Every tag's literals and guarded patterns in one index, tag by tag and in each
+        # tag in the order its matcher tries them, then the patterns of every ``unless``:
+        # a message finds the few that may match from its chunks. A literal is an entry
+        # whose needs are the literal itself (no pattern to search once they hold). The
+        # index files a guarded pattern's needs with their word boundaries; the entries
+        # keep them plain, for the substring test of a candidate.
+        entries: list[_Entry] = []
+        filed: list[tuple[_Needs, bool]] = []
+
+        def add(tag: str, m: TagMatcher, unless: int) -> None:
+            for lit in m.literals:
+                entries.append((tag, ((lit,),), False, None, unless))
+                filed.append((((lit,),), False))
+            for lit in m.folded_literals:
+                entries.append((tag, ((lit,),), True, None, unless))
+                filed.append((((lit,),), True))
+            for needs, ignore_case, p in m.guarded:
+                entries.append((tag, strip_boundaries(needs), ignore_case, p, unless))
+                filed.append((needs, ignore_case))
+
+        #: Per tag (and its ``unless``), the patterns the index does not file.
+        unguarded: list[tuple[str, TagMatcher, int]] = []
+        self._matchers: list[tuple[str, TagMatcher]] = []
+        for (tag, unless, _case), members in groups.items():
+            m = TagMatcher(members)
+            self._matchers.append((tag, m))
+            u = unlesses.index((unless, _case)) if unless else -1
             for index, words in (
                 (self._by_first, m.first_token),
                 (self._by_last, m.last_token),
@@ -288,41 +152,34 @@ class RuleSet:
             ):
                 for word in words:
                     index.setdefault(word, set()).add(tag)
+            add(tag, m, u)
+            if m.searches or m.wholes:
+                unguarded.append((tag, m, u))
         self._any_words = frozenset(self._by_any)
-        # Every tag's literals and guarded patterns in one index, tag by tag and in each
-        # tag in the order its matcher tries them: a message finds the few that may
-        # match from its chunks. A literal is an entry whose needs are the literal itself
-        # (no pattern to search once they hold).
-        # The index files a guarded pattern's needs with their word boundaries; the
-        # entries keep them plain, for the substring test of a candidate.
-        entries: list[_Entry] = []
-        filed: list[tuple[tuple[tuple[str, ...], ...], bool]] = []
-        for tag, m in self._matchers.items():
-            for lit in m.literals:
-                entries.append((tag, ((lit,),), False, None))
-                filed.append((((lit,),), False))
-            for lit in m.folded_literals:
-                entries.append((tag, ((lit,),), True, None))
-                filed.append((((lit,),), True))
-            for needs, ignore_case, p in m.guarded:
-                entries.append((tag, strip_boundaries(needs), ignore_case, p))
-                filed.append((needs, ignore_case))
+        #: Per ``unless``: the bits of its index entries and its matcher (whose unfiled
+        #: patterns are searched when a rule of it matches).
+        self._unless: list[tuple[int, TagMatcher]] = []
+        for unless, ignore_case in unlesses:
+            first = len(entries)
+            m = TagMatcher([Rule("unless", "", "text-search", unless, ignore_case=ignore_case)])
+            add("", m, -1)
+            self._unless.append((((1 << len(entries)) - 1) ^ ((1 << first) - 1), m))
         self._entries = tuple(entries)
         self._index = NeedIndex(filed) if entries else None
         #: Per tag, the bits of its entries: once a tag holds, its other entries are
         #: dropped from the candidates at once.
         self._tag_bits: dict[str, int] = {}
         for k, entry in enumerate(entries):
-            self._tag_bits[entry[0]] = self._tag_bits.get(entry[0], 0) | (1 << k)
+            if entry[0]:
+                self._tag_bits[entry[0]] = self._tag_bits.get(entry[0], 0) | (1 << k)
         #: The entries of each tuple of wanted tags asked for (a caller asks for a few).
         self._wanted_bits: dict[tuple[str, ...], int] = {}
-        #: Tags with a search or whole-text pattern that has no required word.
-        self._unguarded = tuple(tag for tag, m in self._matchers.items() if m.searches or m.wholes)
+        self._unguarded = tuple(unguarded)
 
     def has(self, tag: str, tokens: Sequence[str], text: str) -> bool:
         """Whether ``tag`` holds for the message (:meth:`tags` of that one tag: asking for
         several tags at once, :meth:`tags` looks the message up once)."""
-        return tag in self._matchers and bool(self.tags((tag,), tokens, text))
+        return tag in self.by_tag and bool(self.tags((tag,), tokens, text))
 
     def tags(self, wanted: Sequence[str], tokens: Sequence[str], text: str) -> list[str]:
         """The tags of ``wanted`` that hold for the message, in that order.
@@ -337,17 +194,20 @@ class RuleSet:
                 found.update(self._by_any[word])
             found.intersection_update(wanted)
         timeout = timeout_for(text)
+        every = 0
         if self._index is not None:
-            candidates = self._index.candidate_mask(text) & self._wanted_mask(wanted)
+            every = self._index.candidate_mask(text)
+            candidates = every & self._wanted_mask(wanted)
             for tag in found:
                 candidates &= ~self._tag_bits.get(tag, 0)
             if candidates:
-                self._search(candidates, text, timeout, found)
-        for tag in self._unguarded:
+                self._search(candidates, every, text, timeout, found)
+        for tag, matcher, unless in self._unguarded:
             if (
                 tag not in found
                 and tag in wanted
-                and self._matchers[tag].unguarded_matches(text, timeout)
+                and matcher.unguarded_matches(text, timeout)
+                and (unless < 0 or not self._excluded(unless, every, text, timeout))
             ):
                 found.add(tag)
         return [tag for tag in wanted if tag in found] if found else []
@@ -364,15 +224,18 @@ class RuleSet:
                 self._wanted_bits[key] = mask
         return mask
 
-    def _search(self, candidates: int, text: str, timeout: float | None, found: set[str]) -> None:
+    def _search(
+        self, candidates: int, every: int, text: str, timeout: float | None, found: set[str]
+    ) -> None:
         """Add to ``found`` the tags of the candidate entries that match ``text``, lowest
-        entry first; once a tag holds, its other entries are not tried."""
+        entry first; once a tag holds, its other entries are not tried. ``every`` holds
+        all candidates of the text, the patterns of an ``unless`` too."""
         entries = self._entries
         proven = candidates & self._index.proven_mask  # type: ignore[union-attr]
         lowered = None
         while candidates:
             low = candidates & -candidates
-            tag, needs, ignore_case, pattern = entries[low.bit_length() - 1]
+            tag, needs, ignore_case, pattern, unless = entries[low.bit_length() - 1]
             candidates ^= low
             if not proven & low:  # else the index has tested the needs already
                 subject = text
@@ -381,13 +244,24 @@ class RuleSet:
                         # Python 2 folded ASCII letters only; on ASCII text lower() is that.
                         lowered = text.lower() if text.isascii() else text.translate(ASCII_LOWER)
                     subject = lowered
-                if _lacks(subject, needs):
+                if lacks(subject, needs):
                     continue  # it cannot match this text
             if pattern is None or (
                 pattern.search(text, timeout=timeout) if timeout else pattern.search(text)
             ):
+                if unless >= 0 and self._excluded(unless, every, text, timeout):
+                    continue
                 found.add(tag)
-                candidates &= ~self._tag_bits[tag]
+                candidates &= ~self._tag_bits.get(tag, -1)  # an unless: one match does
+
+    def _excluded(self, unless: int, every: int, text: str, timeout: float | None) -> bool:
+        """Whether a pattern of the ``unless`` numbered so matches ``text``."""
+        entry_bits, matcher = self._unless[unless]
+        hits: set[str] = set()
+        candidates = every & entry_bits
+        if candidates:
+            self._search(candidates, 0, text, timeout, hits)
+        return bool(hits) or matcher.unguarded_matches(text, timeout)
 
     def __getitem__(self, name: str) -> Rule:
         for rule in self.rules:
@@ -456,6 +330,10 @@ def parse_rules(doc: Any, source: str) -> list[Rule]:
                 ),
                 description=str(record.get("description", "")),
                 ignore_case=bool(record.get("ignore_case", False)),
+                unless=tuple(
+                    _put_classes(v, classes)
+                    for v in string_list(record.get("unless", []), context, "unless", single=True)
+                ),
                 examples=string_list(record.get("examples", []), context, "examples", single=True),
                 counterexamples=string_list(
                     record.get("counterexamples", []), context, "counterexamples", single=True
@@ -464,6 +342,8 @@ def parse_rules(doc: Any, source: str) -> list[Rule]:
             )
         except regex.error as err:
             raise RuleError(f"{context}: bad regular expression: {err}") from None
+        except ValueError as err:
+            raise RuleError(f"{at}: {err}") from None
         rules.append(rule)
     return rules
 

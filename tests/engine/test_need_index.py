@@ -25,7 +25,7 @@ SHIPPED["strategies"] = load_rules(shipped("strategies.yaml"))
 def _guarded(name: str) -> list[tuple[tuple[tuple[str, ...], ...], bool, object]]:
     """The guarded patterns of a shipped rule set, in the order of their ids."""
     matchers = SHIPPED[name]._matchers  # the index is what is tested
-    return [g for m in matchers.values() for g in m.guarded]
+    return [g for _tag, m in matchers for g in m.guarded]
 
 
 def test_candidates_are_the_patterns_whose_words_a_chunk_holds() -> None:

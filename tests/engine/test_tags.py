@@ -10,7 +10,8 @@ import regex
 
 from actparse.corpora.craigslist.parser import load_tag_rules
 from actparse.engine.rulefiles import RuleError, shipped
-from actparse.engine.tags import literal_alternatives, load_rules
+from actparse.engine.tagmatch import literal_alternatives
+from actparse.engine.tags import load_rules
 from actparse.engine.tokenizer import tokenize
 
 RULES = load_tag_rules()
@@ -60,6 +61,18 @@ GOOD_RULE = "  - name: r1\n    tag: t\n    match: any-token\n    values: [a]\n"
         ),
         pytest.param(
             "rules:\n" + GOOD_RULE + GOOD_RULE, "bad.yaml:6: rule 'r1': duplicate", id="dup"
+        ),
+        pytest.param(
+            "rules:\n  - name: r1\n    tag: t\n    match: any-token\n    values: [a]\n"
+            "    unless: [b]\n",
+            "bad.yaml:2: rule 'r1': 'unless' needs a text rule, not any-token",
+            id="unless-on-a-token-rule",
+        ),
+        pytest.param(
+            "rules:\n  - name: r1\n    tag: t\n    match: text-search\n    values: [a]\n"
+            "    unless: ['(']\n",
+            "bad.yaml:2: rule 'r1': bad regular expression",
+            id="bad-unless-regex",
         ),
         pytest.param("rules: [\n", "bad.yaml:2: not valid YAML", id="bad-yaml"),
         pytest.param("- a\n", "expected a mapping with a 'rules' list", id="not-a-mapping"),
@@ -115,3 +128,48 @@ def test_literal_fast_path_matches_like_the_regex() -> None:
             for v in greet.values
         )
         assert greet.matches([], text) is expected
+
+
+UNLESS_RULES = """
+classes:
+  item: [food, water]
+rules:
+  - name: fun
+    tag: chat
+    match: text-search
+    values: ['\\b(fun|great)\\b', 'so nice']
+    unless: ['\\b(need|{item})\\b', '^\\W*ok']
+  - name: hello
+    tag: chat
+    match: text-search
+    values: ['\\bhello\\b']
+  - name: free
+    tag: free
+    match: text-whole
+    values: ['.*\\bfree\\b.*']
+    unless: ['\\d']
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "tags"),
+    [
+        pytest.param("camping is fun", ["chat"], id="a-value-alone"),
+        pytest.param("fun but i need water", [], id="an-unless-word"),
+        pytest.param("we have food, great", [], id="an-unless-class-word"),
+        pytest.param("ok, so nice", [], id="an-unless-pattern-with-no-word"),
+        pytest.param("hello, i need water", ["chat"], id="another-rule-of-the-tag-holds"),
+        pytest.param("fun and hello but i need it", ["chat"], id="the-other-rule-still-counts"),
+        pytest.param("it is free", ["free"], id="whole-text-rule"),
+        pytest.param("free for 2", [], id="whole-text-rule-unless"),
+        pytest.param("needless to say, fun", ["chat"], id="unless-is-a-search-with-boundaries"),
+    ],
+)
+def test_unless_keeps_a_rule_from_holding(tmp_path: Path, text: str, tags: list[str]) -> None:
+    rules = load_rules(_write(tmp_path, UNLESS_RULES))
+    assert rules.tags(["chat", "free"], text.split(), text) == tags
+    # The same, rule by rule.
+    by_rule = [
+        t for t in ("chat", "free") if any(r.matches(text.split(), text) for r in rules.by_tag[t])
+    ]
+    assert by_rule == tags

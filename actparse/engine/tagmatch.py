@@ -1,0 +1,203 @@
+"""One tag's rules compiled into as few checks as possible, for the rule set
+(:class:`~actparse.engine.tags.RuleSet`).
+
+Literal alternations become substring tests, patterns with words they cannot match
+without are filed in the rule set's index (:class:`~actparse.engine.prefilter.NeedIndex`)
+and searched alone, and the rest fold into one regex per kind and case. Every answer is
+the rules' own, one by one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import regex
+
+from actparse.engine.prefilter import ASCII_LOWER, pattern_tree, required_literals
+
+if TYPE_CHECKING:
+    from actparse.engine.tags import Rule
+
+__all__ = ["BASE_FLAGS", "TagMatcher", "lacks", "literal_alternatives"]
+
+#: Cocoa ran on Python 2, where patterns compiled without re.UNICODE have ASCII-only
+#: \w, \d, \s and case folding; VERSION0 keeps the `re`-compatible semantics.
+BASE_FLAGS = regex.VERSION0 | regex.ASCII
+
+
+#: A finite alternation expands to at most this many literals before regex is kept.
+_MAX_LITERALS = 64
+
+
+def literal_alternatives(pattern: str) -> tuple[str, ...] | None:
+    """The strings a pattern matches, when it is a finite alternation of literals.
+
+    ``"go (lower|higher)"`` gives ``("go lower", "go higher")``; any pattern with a
+    class, a repeat, an anchor or a flag gives ``None``. Searching for such a pattern is
+    exactly searching for any of its strings, which plain ``in`` does far faster than a
+    regex call.
+    """
+    parsed = pattern_tree(pattern)
+    if parsed is None:  # anything re cannot read stays a regex
+        return None
+    _parser, tree = parsed
+    BRANCH, IN, LITERAL, SUBPATTERN = (
+        _parser.BRANCH,
+        _parser.IN,
+        _parser.LITERAL,
+        _parser.SUBPATTERN,
+    )
+
+    def expand(items: Any) -> list[str] | None:
+        out = [""]
+        for op, arg in items:
+            parts: list[str] | None
+            if op is LITERAL:
+                parts = [chr(arg)]
+            elif op is IN and all(item_op is LITERAL for item_op, _ in arg):
+                parts = [chr(code) for _, code in arg]  # "(a|b)" parses as the class [ab]
+            elif op is SUBPATTERN and arg[1] == 0 and arg[2] == 0:  # no inline flags
+                parts = expand(arg[3])
+            elif op is BRANCH:
+                alternatives: list[str] = []
+                for branch in arg[1]:
+                    expanded = expand(branch)
+                    if expanded is None:
+                        return None
+                    alternatives.extend(expanded)
+                parts = alternatives
+            else:
+                return None
+            if parts is None:
+                return None
+            out = [a + b for a in out for b in parts]
+            if len(out) > _MAX_LITERALS:
+                return None
+        return out
+
+    literals = expand(tree)
+    if not literals or "" in literals or not all(lit.isascii() for lit in literals):
+        return None
+    return tuple(literals)
+
+
+def _refers_to_groups(pattern: str) -> bool:
+    """Whether ``pattern`` refers to its groups (``\\1``, ``(?P=name)``, ``(?(1)...)``), or
+    may (``re`` cannot read it): in an alternation with other patterns its numbers would
+    name their groups, so it is searched on its own."""
+    parsed = pattern_tree(pattern)
+    if parsed is None:  # regex-only syntax such as (?1) recursion: assume it does
+        return True
+    parser, tree = parsed
+    refs = (parser.GROUPREF, parser.GROUPREF_EXISTS)
+
+    def walk(node: Any) -> bool:
+        # A tree is a SubPattern of (op, arg); an arg holds SubPatterns at any depth.
+        if isinstance(node, parser.SubPattern):
+            return any(op in refs or walk(arg) for op, arg in node)
+        if isinstance(node, (list, tuple)):
+            return any(walk(part) for part in node)
+        return False
+
+    return walk(tree)
+
+
+#: A search pattern with the words it cannot match without (one of each group), whether
+#: it ignores case, and the pattern.
+_Guarded = tuple[tuple[tuple[str, ...], ...], bool, "regex.Pattern[str]"]
+
+
+def lacks(text: str, needs: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether ``text`` misses every word of some group of ``needs``."""
+    for words in needs:
+        for word in words:
+            if word in text:
+                break
+        else:
+            return True
+    return False
+
+
+class TagMatcher:
+    """All rules of one tag sorted into set lookups and as few text checks as possible,
+    for :class:`RuleSet` to index.
+
+    Matching a message against every rule one by one costs a regex call per value.
+    Search patterns that are finite alternations of ASCII literals ("come down",
+    "go (lower|higher)") become substring tests (on ASCII-lowercased text when the rule
+    ignores case, as Python 2's ASCII case folding did); search patterns with words they
+    cannot match without (:func:`~actparse.engine.prefilter.required_literals`) are
+    searched alone, and only in texts that hold such words; the rest fold into a single
+    regex per (kind, case). The result is the same as rule by rule.
+    """
+
+    __slots__ = (
+        "any_token",
+        "first_token",
+        "folded_literals",
+        "guarded",
+        "last_token",
+        "literals",
+        "searches",
+        "wholes",
+    )
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self.any_token = frozenset(v for r in rules if r.match == "any-token" for v in r.values)
+        self.first_token = frozenset(v for r in rules if r.match == "first-token" for v in r.values)
+        self.last_token = frozenset(v for r in rules if r.match == "last-token" for v in r.values)
+        literals: list[str] = []
+        folded: list[str] = []
+        searches: list[regex.Pattern[str]] = []
+        wholes: list[regex.Pattern[str]] = []
+        guarded: list[_Guarded] = []
+        for kind, into in (("text-search", searches), ("text-whole", wholes)):
+            for ignore_case in (False, True):
+                values = []
+                flags = BASE_FLAGS | (regex.IGNORECASE if ignore_case else 0)
+                for r in rules:
+                    if r.match != kind or r.ignore_case != ignore_case:
+                        continue
+                    for v in r.values:
+                        found = literal_alternatives(v) if kind == "text-search" else None
+                        needs = required_literals(v, ascii_only=ignore_case, bounds=True)
+                        if found is None and kind == "text-search" and needs:
+                            if ignore_case:
+                                needs = tuple(
+                                    tuple(lit.translate(ASCII_LOWER) for lit in need)
+                                    for need in needs
+                                )
+                            guarded.append((needs, ignore_case, regex.compile(v, flags)))
+                        elif found is None and _refers_to_groups(v):
+                            into.append(regex.compile(v, flags))  # its \\1 stays its own
+                        elif found is None:
+                            values.append(v)
+                        elif ignore_case:
+                            folded.extend(lit.translate(ASCII_LOWER) for lit in found)
+                        else:
+                            literals.extend(found)
+                if values:
+                    into.append(regex.compile("|".join(f"(?:{v})" for v in values), flags))
+        self.literals = tuple(literals)
+        self.folded_literals = tuple(folded)
+        self.guarded = tuple(guarded)
+        self.searches = tuple(searches)
+        self.wholes = tuple(wholes)
+
+    def unguarded_matches(self, text: str, timeout: float | None) -> bool:
+        """Whether a search or whole-text pattern with no required word matches."""
+        if timeout is None:
+            # `regex` parses a timeout keyword even when it is None, at a cost of more
+            # than half a short match: on short texts leave it out.
+            for pattern in self.searches:
+                if pattern.search(text):
+                    return True
+            for pattern in self.wholes:  # noqa: SIM110 (a generator costs as much as a match)
+                if pattern.match(text):
+                    return True
+            return False
+        for pattern in self.searches:
+            if pattern.search(text, timeout=timeout):
+                return True
+        return any(pattern.match(text, timeout=timeout) for pattern in self.wholes)
