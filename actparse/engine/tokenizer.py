@@ -161,11 +161,12 @@ def _split_final_period(text: str, closers: frozenset[str], unicode_space: bool)
     return f"{text[:dot]} .{rest[:n_closers]} "
 
 
-def _treebank_tokenize(text: str) -> list[str]:
+def _treebank_rules(text: str, *, final_period: bool = True) -> list[str]:
     """NLTK 3.2.4's ``_treebank_word_tokenizer.tokenize`` for one sentence.
 
     The rules run in NLTK's order; each is skipped when the characters it needs are
-    absent, which never changes the result.
+    absent, which never changes the result. Without ``final_period`` the two rules that
+    split a sentence's last period are left out (for a chunk inside a sentence).
     """
     non_ascii = not text.isascii()
 
@@ -181,7 +182,7 @@ def _treebank_tokenize(text: str) -> list[str]:
 
     # Punctuation.
     has_period = "." in text
-    if has_period:
+    if has_period and final_period:
         text = _split_final_period(text, _IMPROVED_CLOSERS, unicode_space=True)
     if ":" in text or "," in text:
         text = _COLON_COMMA.sub(r" \1 \2", text, timeout=timeout_for(text))
@@ -189,7 +190,7 @@ def _treebank_tokenize(text: str) -> list[str]:
     if has_period:
         text = text.replace("...", " ... ")
     text = _pad(text, _SYMBOLS)
-    if has_period:
+    if has_period and final_period:
         text = _split_final_period(text, _CLOSERS, unicode_space=False)
     text = _pad(text, _QUESTION_EXCLAMATION)
     if "' " in text:
@@ -218,6 +219,60 @@ def _treebank_tokenize(text: str) -> list[str]:
             text = pattern.sub(r" \1 \2 ", text, timeout=timeout_for(text))
 
     return text.split()
+
+
+# A sentence's chunks between single spaces, tokenized one by one. Every Treebank rule
+# but the two final-period ones and the opening-quote one looks no further than a
+# chunk and the spaces around it, and only ever puts spaces in: so, in a printable
+# ASCII sentence whose chunks are separated by single spaces, each chunk but the last
+# gives the same tokens in " chunk " without the final-period rules as in the whole
+# sentence (one opening with '"' is tokenized whole: there the opening-quote rule turns
+# it into `` and the space it puts after it may open a quote next to it), and the last chunk
+# gives them in " chunk " with every rule, unless it is nothing but closing
+# characters (then the final period may lie in a chunk before it: the whole sentence
+# is tokenized). tests/engine/test_tokenizer.py checks it against the rules on the
+# whole sentence, on generated text and on every shared corpus.
+#: Words that are a contraction of NLTK's on their own ("cannot" -> "can not").
+_CONTRACTION_WORDS = frozenset({"cannot", "gimme", "gonna", "gotta", "lemme", "wanna"})
+_CHUNK_CACHE_SIZE = 1 << 14
+_CACHED_CHUNK_LENGTH = 32
+_inner_chunks: dict[str, list[str]] = {}
+_last_chunks: dict[str, list[str]] = {}
+
+
+def _chunk_tokens(chunk: str, cache: dict[str, list[str]], *, last: bool) -> list[str]:
+    """The tokens of one chunk of a sentence (see above), cached while short."""
+    if chunk.isalnum() and chunk.lower() not in _CONTRACTION_WORDS:
+        return [chunk]  # no rule touches a plain word
+    tokens = cache.get(chunk)
+    if tokens is None:
+        tokens = _treebank_rules(f" {chunk} " if not last else f" {chunk}", final_period=last)
+        if len(chunk) <= _CACHED_CHUNK_LENGTH:
+            if len(cache) >= _CHUNK_CACHE_SIZE:
+                cache.clear()
+            cache[chunk] = tokens
+    return tokens
+
+
+def _treebank_tokenize(text: str) -> list[str]:
+    """NLTK 3.2.4's Treebank tokenization of one sentence (:func:`_treebank_rules`),
+    chunk by chunk where that is the same (see above)."""
+    chunks = text.split(" ")
+    if (
+        len(chunks) < 2
+        or "" in chunks
+        or text[0] == '"'  # the opening-quote rule turns it into `` whatever follows
+        or not (text.isascii() and text.isprintable())
+    ):
+        return _treebank_rules(text)
+    last = chunks.pop()
+    if not last.strip("])}>\"'"):
+        return _treebank_rules(text)
+    tokens: list[str] = []
+    for chunk in chunks:
+        tokens += _chunk_tokens(chunk, _inner_chunks, last=False)
+    tokens += _chunk_tokens(last, _last_chunks, last=True)
+    return tokens
 
 
 def word_tokenize(text: str) -> list[str]:

@@ -271,3 +271,121 @@ def test_alignment_normalizes_as_the_tokenizer_does(text: str) -> None:
     from actparse.engine.alignment import _normalized_with_origins
 
     assert _normalized_with_origins(text)[0] == tokenizer._normalize(text)
+
+
+# Pieces that exercise every Treebank rule at a chunk's edges: quotes, clitics,
+# contractions, final periods and closers, commas before digits, brackets, dashes.
+_PIECES = [
+    "a",
+    "Ab",
+    "5",
+    "1,000",
+    "can",
+    "not",
+    "cannot",
+    "CanNot",
+    "wanna",
+    "gonna",
+    "'tis",
+    "'twas",
+    "'t",
+    "is",
+    "d'ye",
+    "mor'n",
+    "it's",
+    "I'M",
+    "don't",
+    "they'll",
+    "'",
+    "''",
+    '"',
+    '"hi',
+    'hi"',
+    "``",
+    "`",
+    ".",
+    "..",
+    "...",
+    "mr.",
+    "5.",
+    "end.",
+    ".'",
+    '."',
+    ".)",
+    ")",
+    "(",
+    "[x]",
+    "{",
+    "}",
+    "<",
+    ">",
+    ",",
+    ":",
+    ";",
+    "a,b",
+    "a,5",
+    "x:",
+    "?",
+    "!",
+    "?!",
+    "--",
+    "a--b",
+    "$",
+    "$5",
+    "5$",
+    "%",
+    "&",
+    "@",
+    "#",
+    "'s",
+    "'S",
+    "n't",
+    "N'T",
+    "'ll",
+    "'re",
+    "'ve",
+    "'d",
+    "'m",
+    "]",
+    "'.",
+    "a'",
+    "'a",
+    "\u2019s",
+    "\u201chi",
+    "caf\u00e9.",
+]
+
+
+def _agrees_chunk_by_chunk(text: str) -> None:
+    assert tokenizer._treebank_tokenize(text) == tokenizer._treebank_rules(text), text
+    # And with the chunk caches warm (a cached chunk gives what it gave the first time).
+    assert tokenizer._treebank_tokenize(text) == tokenizer._treebank_rules(text), text
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(_PIECES), st.sampled_from([" ", " ", " ", " ", "", "  ", "\t"])),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_chunk_by_chunk_is_the_rules_on_the_whole_sentence(parts: list[tuple[str, str]]) -> None:
+    text = "".join(piece + sep for piece, sep in parts)
+    _agrees_chunk_by_chunk(text)
+    _agrees_chunk_by_chunk(text[: -len(parts[-1][1]) or None])  # no separator at the end
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("end. '", id="final-period-before-a-closing-chunk"),
+        pytest.param("hi there. ')", id="final-period-before-closers"),
+        pytest.param('"so" he said .', id="opening-quote"),
+        pytest.param('"" a', id="two-quotes-opening-a-sentence"),
+        pytest.param("i cannot , 5 , wanna", id="contractions-and-commas"),
+        pytest.param("mr. smith can't go.", id="inner-period-kept"),
+    ],
+)
+def test_chunk_by_chunk_edge_cases(text: str) -> None:
+    _agrees_chunk_by_chunk(text)
