@@ -256,8 +256,10 @@ def split_sentences(text: str) -> list[str]:
     string works.  Sentences keep their inner whitespace; the last one has trailing
     whitespace removed, and empty sentences are dropped.
     """
-    if "." not in text and "?" not in text and "!" not in text:
-        # No candidate boundary: one sentence, without trailing whitespace.
-        stripped = text.rstrip()
+    stripped = text.rstrip()
+    marks = stripped.count(".") + stripped.count("?") + stripped.count("!")
+    if not marks or (marks == 1 and stripped[-1] in ".?!"):
+        # No candidate boundary, or one that ends the text (nothing follows it to make
+        # a period context): one sentence, without trailing whitespace.
         return [stripped] if stripped else []
     return _realign_boundaries(text, _sentence_slices(text))

@@ -31,6 +31,8 @@ are compiled once, at import.  The module never imports NLTK.
 
 from __future__ import annotations
 
+from itertools import chain
+
 import regex
 
 from actparse.engine.guard import timeout_for
@@ -236,22 +238,32 @@ def _treebank_rules(text: str, *, final_period: bool = True) -> list[str]:
 _CONTRACTION_WORDS = frozenset({"cannot", "gimme", "gonna", "gotta", "lemme", "wanna"})
 _CHUNK_CACHE_SIZE = 1 << 14
 _CACHED_CHUNK_LENGTH = 32
-_inner_chunks: dict[str, list[str]] = {}
-_last_chunks: dict[str, list[str]] = {}
 
 
-def _chunk_tokens(chunk: str, cache: dict[str, list[str]], *, last: bool) -> list[str]:
-    """The tokens of one chunk of a sentence (see above), cached while short."""
-    if chunk.isalnum() and chunk.lower() not in _CONTRACTION_WORDS:
-        return [chunk]  # no rule touches a plain word
-    tokens = cache.get(chunk)
-    if tokens is None:
-        tokens = _treebank_rules(f" {chunk} " if not last else f" {chunk}", final_period=last)
+class _ChunkTokens(dict[str, list[str]]):
+    """Chunk -> its tokens (see above), worked out on a chunk's first look-up, so a
+    sentence's inner chunks cost one C-level ``map``; bounded in entries and length."""
+
+    def __init__(self, *, last: bool) -> None:
+        super().__init__()
+        self._last = last
+
+    def __missing__(self, chunk: str) -> list[str]:
+        if chunk.isalnum() and chunk.lower() not in _CONTRACTION_WORDS:
+            tokens = [chunk]  # no rule touches a plain word
+        elif self._last:
+            tokens = _treebank_rules(f" {chunk}")
+        else:
+            tokens = _treebank_rules(f" {chunk} ", final_period=False)
         if len(chunk) <= _CACHED_CHUNK_LENGTH:
-            if len(cache) >= _CHUNK_CACHE_SIZE:
-                cache.clear()
-            cache[chunk] = tokens
-    return tokens
+            if len(self) >= _CHUNK_CACHE_SIZE:
+                self.clear()
+            self[chunk] = tokens
+        return tokens
+
+
+_inner_chunks = _ChunkTokens(last=False)
+_last_chunks = _ChunkTokens(last=True)
 
 
 def _treebank_tokenize(text: str) -> list[str]:
@@ -268,10 +280,8 @@ def _treebank_tokenize(text: str) -> list[str]:
     last = chunks.pop()
     if not last.strip("])}>\"'"):
         return _treebank_rules(text)
-    tokens: list[str] = []
-    for chunk in chunks:
-        tokens += _chunk_tokens(chunk, _inner_chunks, last=False)
-    tokens += _chunk_tokens(last, _last_chunks, last=True)
+    tokens = list(chain.from_iterable(map(_inner_chunks.__getitem__, chunks)))
+    tokens += _last_chunks[last]
     return tokens
 
 
