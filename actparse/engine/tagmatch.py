@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import regex
 
-from actparse.engine.prefilter import ASCII_LOWER, pattern_tree, required_literals
+from actparse.engine.prefilter import ASCII_LOWER, BOUNDARY, pattern_tree, required_literals
 
 if TYPE_CHECKING:
     from actparse.engine.tags import Rule
@@ -30,24 +30,34 @@ BASE_FLAGS = regex.VERSION0 | regex.ASCII
 _MAX_LITERALS = 64
 
 
-def literal_alternatives(pattern: str) -> tuple[str, ...] | None:
+def literal_alternatives(pattern: str, *, words: bool = False) -> tuple[str, ...] | None:
     """The strings a pattern matches, when it is a finite alternation of literals.
 
     ``"go (lower|higher)"`` gives ``("go lower", "go higher")``; any pattern with a
     class, a repeat, an anchor or a flag gives ``None``. Searching for such a pattern is
     exactly searching for any of its strings, which plain ``in`` does far faster than a
-    regex call.
+    regex call. With ``words``, the pattern must instead be such an alternation between
+    two ``\\b`` (``\\b(fair|even)\\b``): it matches exactly where one of the strings
+    stands between word boundaries, which the need index tells of a string without
+    whitespace.
     """
     parsed = pattern_tree(pattern)
     if parsed is None:  # anything re cannot read stays a regex
         return None
     _parser, tree = parsed
+    if words:
+        bound = (_parser.AT, _parser.AT_BOUNDARY)
+        items = list(tree)
+        if len(items) < 3 or items[0] != bound or items[-1] != bound:
+            return None
+        tree = items[1:-1]
     BRANCH, IN, LITERAL, SUBPATTERN = (
         _parser.BRANCH,
         _parser.IN,
         _parser.LITERAL,
         _parser.SUBPATTERN,
     )
+    REPEATS = (_parser.MAX_REPEAT, _parser.MIN_REPEAT)
 
     def expand(items: Any) -> list[str] | None:
         out = [""]
@@ -59,6 +69,9 @@ def literal_alternatives(pattern: str) -> tuple[str, ...] | None:
                 parts = [chr(code) for _, code in arg]  # "(a|b)" parses as the class [ab]
             elif op is SUBPATTERN and arg[1] == 0 and arg[2] == 0:  # no inline flags
                 parts = expand(arg[3])
+            elif op in REPEATS and arg[0] == 0 and arg[1] == 1:  # "packages?"
+                once = expand(arg[2])
+                parts = None if once is None else ["", *once]
             elif op is BRANCH:
                 alternatives: list[str] = []
                 for branch in arg[1]:
@@ -104,8 +117,9 @@ def _refers_to_groups(pattern: str) -> bool:
 
 
 #: A search pattern with the words it cannot match without (one of each group), whether
-#: it ignores case, and the pattern.
-_Guarded = tuple[tuple[tuple[str, ...], ...], bool, "regex.Pattern[str]"]
+#: it ignores case, the pattern, and whether the needs are the pattern (its words
+#: between word boundaries: where the index finds one standing so, it matches).
+_Guarded = tuple[tuple[tuple[str, ...], ...], bool, "regex.Pattern[str]", bool]
 
 
 def lacks(text: str, needs: tuple[tuple[str, ...], ...]) -> bool:
@@ -117,6 +131,36 @@ def lacks(text: str, needs: tuple[tuple[str, ...], ...]) -> bool:
         else:
             return True
     return False
+
+
+#: A pattern of words between boundaries is taken apart (:func:`_word_entries`) when at
+#: most this many of its strings span chunks ("fire wood"): spelt out one by one, a
+#: phrase alternation such as "(sorry|sad) (to hear|about)" loses the words the need
+#: index files it under, and is better searched whole.
+_MAX_SPANNING = 4
+
+
+def _word_entries(words: Sequence[str], ignore_case: bool, flags: int) -> list[_Guarded]:
+    """A pattern that is strings between word boundaries (``\\b(fair|even)\\b``), as
+    guarded patterns: the strings without whitespace as one, exact (the index finds one
+    standing between boundaries exactly where the pattern matches), and the strings
+    that span chunks (``\\b(you too)\\b``) as another, searched where their needs hold.
+    A search for an alternation matches where one of its parts does, so the two are the
+    pattern."""
+    out: list[_Guarded] = []
+    for exact in (True, False):
+        part = [w for w in words if (w.split() == [w]) == exact]
+        if not part:
+            continue
+        pattern = r"\b(?:" + "|".join(map(regex.escape, part)) + r")\b"
+        if exact:
+            needs: tuple[tuple[str, ...], ...] = (tuple(BOUNDARY + w + BOUNDARY for w in part),)
+        else:
+            needs = required_literals(pattern, ascii_only=ignore_case, bounds=True)
+        if ignore_case:
+            needs = tuple(tuple(w.translate(ASCII_LOWER) for w in need) for need in needs)
+        out.append((needs, ignore_case, regex.compile(pattern, flags), exact))
+    return out
 
 
 class TagMatcher:
@@ -162,13 +206,19 @@ class TagMatcher:
                     for v in r.values:
                         found = literal_alternatives(v) if kind == "text-search" else None
                         needs = required_literals(v, ascii_only=ignore_case, bounds=True)
+                        if found is None and kind == "text-search":
+                            words = literal_alternatives(v, words=True)
+                            spanning = [w for w in words or () if w.split() != [w]]
+                            if words is not None and len(spanning) <= _MAX_SPANNING:
+                                guarded.extend(_word_entries(words, ignore_case, flags))
+                                continue
                         if found is None and kind == "text-search" and needs:
                             if ignore_case:
                                 needs = tuple(
                                     tuple(lit.translate(ASCII_LOWER) for lit in need)
                                     for need in needs
                                 )
-                            guarded.append((needs, ignore_case, regex.compile(v, flags)))
+                            guarded.append((needs, ignore_case, regex.compile(v, flags), False))
                         elif found is None and _refers_to_groups(v):
                             into.append(regex.compile(v, flags))  # its \\1 stays its own
                         elif found is None:

@@ -126,6 +126,7 @@ class RuleSet:
         # keep them plain, for the substring test of a candidate.
         entries: list[_Entry] = []
         filed: list[tuple[_Needs, bool]] = []
+        exact: set[int] = set()
 
         def add(tag: str, m: TagMatcher, unless: int) -> None:
             for lit in m.literals:
@@ -134,7 +135,9 @@ class RuleSet:
             for lit in m.folded_literals:
                 entries.append((tag, ((lit,),), True, None, unless))
                 filed.append((((lit,),), True))
-            for needs, ignore_case, p in m.guarded:
+            for needs, ignore_case, p, is_exact in m.guarded:
+                if is_exact:
+                    exact.add(len(entries))
                 entries.append((tag, strip_boundaries(needs), ignore_case, p, unless))
                 filed.append((needs, ignore_case))
 
@@ -166,6 +169,11 @@ class RuleSet:
             self._unless.append((((1 << len(entries)) - 1) ^ ((1 << first) - 1), m))
         self._entries = tuple(entries)
         self._index = NeedIndex(filed) if entries else None
+        #: Entries that match wherever the index proves their needs (words between
+        #: word boundaries): no search.
+        self._exact = sum(1 << k for k in exact) & (
+            self._index.proven_mask if self._index is not None else 0
+        )
         #: Per tag, the bits of its entries: once a tag holds, its other entries are
         #: dropped from the candidates at once.
         self._tag_bits: dict[str, int] = {}
@@ -232,6 +240,7 @@ class RuleSet:
         all candidates of the text, the patterns of an ``unless`` too."""
         entries = self._entries
         proven = candidates & self._index.proven_mask  # type: ignore[union-attr]
+        exact = candidates & self._exact
         lowered = None
         while candidates:
             low = candidates & -candidates
@@ -246,8 +255,10 @@ class RuleSet:
                     subject = lowered
                 if lacks(subject, needs):
                     continue  # it cannot match this text
-            if pattern is None or (
-                pattern.search(text, timeout=timeout) if timeout else pattern.search(text)
+            if (
+                pattern is None
+                or exact & low
+                or (pattern.search(text, timeout=timeout) if timeout else pattern.search(text))
             ):
                 if unless >= 0 and self._excluded(unless, every, text, timeout):
                     continue

@@ -22,7 +22,7 @@ SHIPPED = {name: load_rules(shipped(name, "tags.yaml")) for name in ("dealornode
 SHIPPED["strategies"] = load_rules(shipped("strategies.yaml"))
 
 
-def _guarded(name: str) -> list[tuple[tuple[tuple[str, ...], ...], bool, object]]:
+def _guarded(name: str) -> list[tuple[tuple[tuple[str, ...], ...], bool, object, bool]]:
     """The guarded patterns of a shipped rule set, in the order of their ids."""
     matchers = SHIPPED[name]._matchers  # the index is what is tested
     return [g for _tag, m in matchers for g in m.guarded]
@@ -65,11 +65,14 @@ def test_candidates_are_the_patterns_whose_words_a_chunk_holds() -> None:
 def test_every_matching_pattern_is_a_candidate(words: list[str], sep: str, name: str) -> None:
     text = sep.join(words)
     guarded = _guarded(name)
-    index = NeedIndex([(needs, ignore_case) for needs, ignore_case, _ in guarded])
+    index = NeedIndex([(needs, ignore_case) for needs, ignore_case, _, _ in guarded])
     candidates = index.candidates(text)
-    for k, (_needs, _ignore_case, pattern) in enumerate(guarded):
-        if pattern.search(text):  # type: ignore[attr-defined]
+    for k, (_needs, _ignore_case, pattern, exact) in enumerate(guarded):
+        matches = bool(pattern.search(text))  # type: ignore[attr-defined]
+        if matches:
             assert k in candidates, (text, pattern)
+        if exact:  # words between boundaries: a candidate exactly where it matches
+            assert (k in candidates) == matches, (text, pattern)
 
 
 def test_words_are_filed_with_their_boundaries() -> None:

@@ -103,6 +103,7 @@ def test_yaml_is_loaded_safely(tmp_path: Path) -> None:
         pytest.param("(?:a|b)c", ("ac", "bc"), id="non-capturing"),
         pytest.param(r"a\.b", ("a.b",), id="escaped-dot"),
         pytest.param("a+", None, id="repeat"),
+        pytest.param("packages?", ("package", "packages"), id="optional"),
         pytest.param("[ab]", ("a", "b"), id="class-of-literals"),
         pytest.param("[a-z]", None, id="class-range"),
         pytest.param("[^a]", None, id="negated-class"),
@@ -114,6 +115,23 @@ def test_yaml_is_loaded_safely(tmp_path: Path) -> None:
 )
 def test_literal_alternatives(pattern: str, literals: tuple[str, ...] | None) -> None:
     assert literal_alternatives(pattern) == literals
+
+
+@pytest.mark.parametrize(
+    ("pattern", "words"),
+    [
+        pytest.param(r"\b(fair|even)\b", ("fair", "even"), id="words"),
+        pytest.param(r"\b(?:can't|won't)\b", ("can't", "won't"), id="inner-apostrophe"),
+        pytest.param(r"\bfair(ly)?\b", ("fair", "fairly"), id="an-optional-part"),
+        pytest.param(r"\bfair(ly)+\b", None, id="a-repeat"),
+        pytest.param(r"\b(you too|hope)\b", ("you too", "hope"), id="with-whitespace"),
+        pytest.param(r"\bfair", None, id="one-boundary"),
+        pytest.param(r"(fair|even)", None, id="no-boundary"),
+        pytest.param(r"\b\b", None, id="nothing-between"),
+    ],
+)
+def test_words_between_boundaries(pattern: str, words: tuple[str, ...] | None) -> None:
+    assert literal_alternatives(pattern, words=True) == words
 
 
 def test_literal_fast_path_matches_like_the_regex() -> None:
