@@ -269,11 +269,12 @@ class DealOrNoDealParser(SplitDialogueParser):
         per parser: the base class's constructor serves as it is)."""
         return ViewMemo(self.view_memo_size)
 
-    def parse(self, dialogue: Dialogue) -> list[Act]:
-        """One act per turn; the second view of a dialogue gets the first one's acts,
-        mirrored (:mod:`~actparse.corpora.splits.views`: the same as parsing it, and a
-        turn's strategies depend on its text alone, so they carry over unchanged)."""
-        return self._views.parse(dialogue, super().parse)
+    def _acts(self, dialogue: Dialogue) -> list[Act]:
+        """The acts of the turns; the second view of a dialogue gets the first one's,
+        mirrored (:mod:`~actparse.corpora.splits.views`: the same as parsing it). The
+        strategies are added after, by :meth:`parse` or :meth:`parse_many`: they depend
+        on a turn's text alone."""
+        return self._views.parse(dialogue, super()._acts)
 
     def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:
         """The ``select`` act of the selection turn (with the agreed split, if any)."""

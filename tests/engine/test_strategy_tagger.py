@@ -158,3 +158,10 @@ def test_the_cache_keeps_short_replies_only() -> None:
     assert tagger.tag("ok") == (NON_STRATEGIC,)
     assert long not in tagger._cache and "ok" in tagger._cache
     assert sum(map(len, tagger._cache)) < 1000
+
+
+def test_strategies_is_the_last_field_of_an_act() -> None:
+    # add_strategies replaces the last field of each act by position.
+    from actparse.models import Act
+
+    assert Act._fields[-1] == "strategies"
