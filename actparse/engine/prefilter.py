@@ -423,7 +423,8 @@ class NeedIndex:
         )
         self._n = n
         self._pattern_bits = (1 << n) - 1
-        self._several = several
+        #: A pattern's bit -> the bits of all its groups, in a chunk mask's places.
+        self._several = {1 << k: need << n for k, need in several.items()}
         self._several_bits = sum(1 << k for k in several)
         #: Patterns that are candidates for every text.
         self.always_mask = always
@@ -449,11 +450,13 @@ class NeedIndex:
         hits = mask & self._pattern_bits
         check = hits & self._several_bits
         if check:
-            groups = mask >> self._n
-            for k in bits(check):
-                need = self._several[k]
-                if groups & need != need:
-                    hits ^= 1 << k
+            several = self._several
+            while check:
+                low = check & -check
+                need = several[low]
+                if mask & need != need:
+                    hits ^= low
+                check ^= low
         return hits | self.always_mask
 
     def candidates(self, text: str) -> frozenset[int]:

@@ -170,10 +170,12 @@ class TagMatcher:
     Matching a message against every rule one by one costs a regex call per value.
     Search patterns that are finite alternations of ASCII literals ("come down",
     "go (lower|higher)") become substring tests (on ASCII-lowercased text when the rule
-    ignores case, as Python 2's ASCII case folding did); search patterns with words they
-    cannot match without (:func:`~actparse.engine.prefilter.required_literals`) are
-    searched alone, and only in texts that hold such words; the rest fold into a single
-    regex per (kind, case). The result is the same as rule by rule.
+    ignores case, as Python 2's ASCII case folding did); search and whole-text patterns
+    with words they cannot match without
+    (:func:`~actparse.engine.prefilter.required_literals`) are searched alone (a whole-text
+    one anchored at the start), and only in texts that hold such words; words between
+    boundaries need no search at all; the rest fold into a single regex per (kind, case).
+    The result is the same as rule by rule.
     """
 
     __slots__ = (
@@ -204,21 +206,25 @@ class TagMatcher:
                     if r.match != kind or r.ignore_case != ignore_case:
                         continue
                     for v in r.values:
+                        # A whole-text match is a search anchored at the start: so it can
+                        # be guarded by the words it needs like any search.
+                        search = v if kind == "text-search" else rf"\A(?:{v})"
                         found = literal_alternatives(v) if kind == "text-search" else None
-                        needs = required_literals(v, ascii_only=ignore_case, bounds=True)
+                        needs = required_literals(search, ascii_only=ignore_case, bounds=True)
                         if found is None and kind == "text-search":
                             words = literal_alternatives(v, words=True)
                             spanning = [w for w in words or () if w.split() != [w]]
                             if words is not None and len(spanning) <= _MAX_SPANNING:
                                 guarded.extend(_word_entries(words, ignore_case, flags))
                                 continue
-                        if found is None and kind == "text-search" and needs:
+                        if found is None and needs:
                             if ignore_case:
                                 needs = tuple(
                                     tuple(lit.translate(ASCII_LOWER) for lit in need)
                                     for need in needs
                                 )
-                            guarded.append((needs, ignore_case, regex.compile(v, flags), False))
+                            compiled = regex.compile(search, flags)
+                            guarded.append((needs, ignore_case, compiled, False))
                         elif found is None and _refers_to_groups(v):
                             into.append(regex.compile(v, flags))  # its \\1 stays its own
                         elif found is None:

@@ -191,3 +191,14 @@ def test_unless_keeps_a_rule_from_holding(tmp_path: Path, text: str, tags: list[
         t for t in ("chat", "free") if any(r.matches(text.split(), text) for r in rules.by_tag[t])
     ]
     assert by_rule == tags
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["great!", "great", "so great!", "great!\n", "Great!", "great, thanks.", "deal", "a deal", ""],
+)
+def test_whole_text_rules_guarded_by_their_words_agree_with_a_match(text: str) -> None:
+    # A whole-text value is searched anchored at the start, and only where its words are.
+    agree = RULES.by_tag["agree"]
+    expected = any(rule.matches(text.split(), text) for rule in agree)
+    assert RULES.has("agree", text.split(), text) == expected
