@@ -291,8 +291,26 @@ def _piece(word: str) -> _Piece:
         )
         for k, part in enumerate(parts)
     ]
-    # The longest (fewest chunks hold it), and of those the most tightly placed.
-    return max(pieces, key=lambda p: (len(p[0]), p[1] + p[2]))
+    # The rarest: not a common word, the longest, and of those the most tightly placed.
+    return max(pieces, key=_rarity)
+
+
+#: The commonest English words: a stretch that is one of them is in nearly every text,
+#: so of a need's stretches ("you too") the index files another ("too"). A guess at
+#: frequency that only decides how fast the index is, never what it finds.
+_COMMON = (
+    "a an the i me my we us our you your he she it they them his her its this that these "
+    "those is am are was were be been being have has had do does did will would can could "
+    "shall should may might must to of in on at for with by from as and or but if so not "
+    "no yes what how why when where who which there here all any some just very"
+)
+_COMMON_WORDS = frozenset(_COMMON.split())
+
+
+def _rarity(piece: _Piece) -> tuple[bool, int, int]:
+    """How few chunks a piece is likely in, for :func:`max`."""
+    core, left, right = piece
+    return core.strip("'?.,!") not in _COMMON_WORDS, len(core), left + right
 
 
 def _placed(piece: _Piece) -> int:
@@ -401,11 +419,11 @@ class NeedIndex:
                 for piece in group:
                     key = (piece, folded)
                     by_piece[key] = by_piece.get(key, 0) | (1 << (n + gid))
-            # The group whose shortest stretch is longest: the fewest texts hold it; of
-            # groups as long, the one whose pieces are all placed (a word, not a string).
+            # The group whose commonest piece is rarest: the fewest texts hold it; of
+            # groups alike, the one whose pieces are all placed (a word, not a string).
             best = max(
                 zip(ids, groups),
-                key=lambda g: (min(len(p[0]) for p in g[1]), min(map(_placed, g[1])), -len(g[1])),
+                key=lambda g: (min(map(_rarity, g[1]))[:2], min(map(_placed, g[1])), -len(g[1])),
             )
             primary[best[0]] = k
             if len(groups) > 1:
