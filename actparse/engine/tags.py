@@ -159,6 +159,8 @@ class RuleSet:
             if m.searches or m.wholes:
                 unguarded.append((tag, m, u))
         self._any_words = frozenset(self._by_any)
+        #: Whether any rule matches tokens (else a message's tokens are not looked at).
+        self._token_words = bool(self._by_first or self._by_last or self._by_any)
         #: Per ``unless``: the bits of its index entries and its matcher (whose unfiled
         #: patterns are searched when a rule of it matches).
         self._unless: list[tuple[int, TagMatcher]] = []
@@ -195,12 +197,17 @@ class RuleSet:
         The same as asking :meth:`has` for each tag, in one pass: this is per-turn work.
         """
         found: set[str] = set()
-        if tokens:
-            found.update(self._by_first.get(tokens[0], ()))
-            found.update(self._by_last.get(tokens[-1], ()))
+        if tokens and self._token_words:
+            first = self._by_first.get(tokens[0])
+            if first:
+                found |= first
+            last = self._by_last.get(tokens[-1])
+            if last:
+                found |= last
             for word in self._any_words.intersection(tokens):
-                found.update(self._by_any[word])
-            found.intersection_update(wanted)
+                found |= self._by_any[word]
+            if found:
+                found.intersection_update(wanted)
         timeout = timeout_for(text)
         every = 0
         if self._index is not None:

@@ -240,7 +240,7 @@ _CHUNK_CACHE_SIZE = 1 << 14
 _CACHED_CHUNK_LENGTH = 32
 
 
-class _ChunkTokens(dict[str, list[str]]):
+class _ChunkTokens(dict[str, tuple[str, ...]]):
     """Chunk -> its tokens (see above), worked out on a chunk's first look-up, so a
     sentence's inner chunks cost one C-level ``map``; bounded in entries and length."""
 
@@ -248,13 +248,16 @@ class _ChunkTokens(dict[str, list[str]]):
         super().__init__()
         self._last = last
 
-    def __missing__(self, chunk: str) -> list[str]:
+    def __missing__(self, chunk: str) -> tuple[str, ...]:
+        # Tuples of strings, which the garbage collector stops tracking (lists it would
+        # walk at every full collection, thousands of them).
+        tokens: tuple[str, ...]
         if chunk.isalnum() and chunk.lower() not in _CONTRACTION_WORDS:
-            tokens = [chunk]  # no rule touches a plain word
+            tokens = (chunk,)  # no rule touches a plain word
         elif self._last:
-            tokens = _treebank_rules(f" {chunk}")
+            tokens = tuple(_treebank_rules(f" {chunk}"))
         else:
-            tokens = _treebank_rules(f" {chunk} ", final_period=False)
+            tokens = tuple(_treebank_rules(f" {chunk} ", final_period=False))
         if len(chunk) <= _CACHED_CHUNK_LENGTH:
             if len(self) >= _CHUNK_CACHE_SIZE:
                 self.clear()
