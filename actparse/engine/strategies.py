@@ -97,7 +97,7 @@ class StrategyTagger:
         found = self._cache.get(text)
         if found is not None:
             return found
-        if not text.strip():
+        if not text or text.isspace():
             labels: tuple[str, ...] = ()
         else:
             labels = self._tag(text)

@@ -293,7 +293,10 @@ def word_tokenize(text: str) -> list[str]:
 
     ``text`` is expected to be normalized already (see :func:`tokenize`).
     """
-    return [token for sentence in split_sentences(text) for token in _treebank_tokenize(sentence)]
+    sentences = split_sentences(text)
+    if len(sentences) == 1:
+        return _treebank_tokenize(sentences[0])
+    return list(chain.from_iterable(map(_treebank_tokenize, sentences)))
 
 
 # ---------------------------------------------------------------------------

@@ -118,8 +118,8 @@ def test_development_part_figures(data_dir: Path) -> None:
     report = evaluate_casino([r for r in development if r.raw["dialogue_id"] in ids])
     figures = report.summary()
     assert figures["strategy_utterances"] > 2800
-    assert figures["strategy_macro_f1_7"] >= 0.57
-    assert figures["strategy_macro_f1_10"] >= 0.57
+    assert figures["strategy_macro_f1_7"] >= 0.67
+    assert figures["strategy_macro_f1_10"] >= 0.67
 
 
 def test_the_shared_split_parser_tags_strategies(fixtures: Path) -> None:
