@@ -144,10 +144,10 @@ class RuleSet:
         #: Per tag (and its ``unless``), the patterns the index does not file.
         unguarded: list[tuple[str, TagMatcher, int]] = []
         self._matchers: list[tuple[str, TagMatcher]] = []
-        for (tag, unless, _case), members in groups.items():
+        for (tag, unless, case), members in groups.items():
             m = TagMatcher(members)
             self._matchers.append((tag, m))
-            u = unlesses.index((unless, _case)) if unless else -1
+            u = unlesses.index((unless, case)) if unless else -1
             for index, words in (
                 (self._by_first, m.first_token),
                 (self._by_last, m.last_token),

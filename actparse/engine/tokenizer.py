@@ -25,7 +25,8 @@ For speed and to avoid pathological backtracking, some steps are computed direct
 instead of with NLTK's regexes, always with provably identical results: Punkt's
 period-context search is a linear scan, Treebank rules that are plain literal
 substitutions use ``str.replace``, the two "final period" rules inspect the string's
-end, and every step is skipped when the characters it needs are absent.  Regexes
+end, every step is skipped when the characters it needs are absent, and a plain
+sentence is tokenized chunk by chunk from a cache (see ``_treebank_tokenize``).  Regexes
 are compiled once, at import.  The module never imports NLTK.
 """
 
@@ -224,16 +225,15 @@ def _treebank_rules(text: str, *, final_period: bool = True) -> list[str]:
 
 
 # A sentence's chunks between single spaces, tokenized one by one. Every Treebank rule
-# but the two final-period ones and the opening-quote one looks no further than a
-# chunk and the spaces around it, and only ever puts spaces in: so, in a printable
-# ASCII sentence whose chunks are separated by single spaces, each chunk but the last
-# gives the same tokens in " chunk " without the final-period rules as in the whole
-# sentence (one opening with '"' is tokenized whole: there the opening-quote rule turns
-# it into `` and the space it puts after it may open a quote next to it), and the last chunk
-# gives them in " chunk " with every rule, unless it is nothing but closing
-# characters (then the final period may lie in a chunk before it: the whole sentence
-# is tokenized). tests/engine/test_tokenizer.py checks it against the rules on the
-# whole sentence, on generated text and on every shared corpus.
+# but the two final-period ones and the opening-quote one looks no further than a chunk
+# and the spaces around it, and only ever puts spaces in. So, in a printable ASCII
+# sentence whose chunks are separated by single spaces, each chunk but the last gives
+# the same tokens in " chunk " without the final-period rules as in the whole sentence,
+# and the last chunk gives them in " chunk" with every rule. Two sentences are
+# tokenized whole: one that opens with '"' (the opening-quote rule turns it into ``,
+# and the space it puts after it may open a quote next to it), and one whose last chunk
+# is nothing but closing characters (the final period may lie in a chunk before it).
+# tests/engine/test_tokenizer.py checks it against the rules on the whole sentence.
 #: Words that are a contraction of NLTK's on their own ("cannot" -> "can not").
 _CONTRACTION_WORDS = frozenset({"cannot", "gimme", "gonna", "gotta", "lemme", "wanna"})
 _CHUNK_CACHE_SIZE = 1 << 14
