@@ -21,7 +21,6 @@ read there under ``actparse_input``. With ``on_error="stop"`` the first problem 
 from __future__ import annotations
 
 import ctypes
-import gc
 import itertools
 import json
 import multiprocessing
@@ -41,6 +40,7 @@ from typing import Any, NamedTuple
 
 from actparse import registry
 from actparse.io import deadline
+from actparse.io.memory import fewer_collections, freed_memory_release
 from actparse.io.messages import describe
 from actparse.io.output import open_sink
 from actparse.io.parquet import is_parquet, iter_parquet_rows
@@ -275,29 +275,9 @@ def _label_task(task: list[Item], on_error: str) -> list[Outcome]:
     return outcomes
 
 
-#: The cyclic garbage collector's first threshold while a batch is labelled. Labelling
-#: allocates many small containers (acts, token lists, dialogue records), none of them in
-#: a cycle; at Python's default of 700 the collector runs every few messages, about a
-#: twentieth of Craigslist labelling time.
-GC_THRESHOLD = 10_000
-
-
-@contextmanager
-def _fewer_collections() -> Iterator[None]:
-    """Raise the collector's first threshold to :data:`GC_THRESHOLD` (never lower it), and
-    put it back after, so the caller's process is left as it was between batches."""
-    old = gc.get_threshold()
-    if old[0] < GC_THRESHOLD:
-        gc.set_threshold(GC_THRESHOLD, *old[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
-
-
 def _label_batch(batch: list[Item], on_error: str) -> list[Outcome]:
     """Label a batch (:func:`_label_batch_steps`) with fewer garbage collections."""
-    with _fewer_collections():
+    with fewer_collections():
         return _label_batch_steps(batch, on_error)
 
 
@@ -365,7 +345,7 @@ def label_items(
     tasks = iter(lambda: list(itertools.islice(items_iter, TASK_SIZE)), [])
     # fork keeps the already loaded rules and lexicons: workers need no warm-up.
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    release_freed_memory = _release_freed_memory()
+    release_freed_memory = freed_memory_release()
     pool = context.Pool(jobs, initializer=_init_pool_worker, initargs=(overrides or {}, coarse))
     # The pool replaces a worker that died, but the task it held is lost and its result
     # never comes: the workers started here are watched while the parent waits.
@@ -444,20 +424,6 @@ def _ended(pool: multiprocessing.pool.Pool) -> Iterator[None]:
     # the moment after its fork, leaving ``terminate`` waiting for it for ever.
     pool.close()
     pool.join()
-
-
-def _release_freed_memory() -> Callable[[], object]:
-    """glibc's ``malloc_trim``: hand memory freed in the parent back to the system.
-
-    Passing tasks between threads and pipes leaves glibc holding freed memory in the
-    parent: its RSS crept up by about 1.2 MB per 100,000 records, and went back down
-    after a trim, which takes well under a millisecond. Elsewhere this is a no-op.
-    """
-    try:
-        trim = ctypes.CDLL(None).malloc_trim
-    except (AttributeError, OSError, TypeError):
-        return lambda: None
-    return lambda: trim(0)
 
 
 def _completed(batch: list[Item], outcomes: list[Outcome]) -> Iterator[Outcome]:

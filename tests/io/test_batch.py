@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from actparse import label_batch
 from actparse.cli import app
 from actparse.corpora.craigslist.parser import default_parser
-from actparse.io.batch import _release_freed_memory, iter_items, label_items
+from actparse.io.batch import iter_items, label_items
+from actparse.io.memory import GC_THRESHOLD, fewer_collections, freed_memory_release
 from actparse.io.records import InputError, read_records
 
 runner = CliRunner()
@@ -141,12 +142,32 @@ def test_label_batch_says_when_the_columns_are_not_hf_craigslist(fixtures: Path)
         label_batch(columns)
 
 
+def test_fewer_collections_while_labelling_and_the_threshold_put_back() -> None:
+    import gc
+
+    old = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        with fewer_collections():
+            assert gc.get_threshold() == (GC_THRESHOLD, 10, 10)
+        assert gc.get_threshold() == (700, 10, 10)
+        gc.set_threshold(GC_THRESHOLD * 2, 5, 5)  # a caller's higher threshold is kept
+        with fewer_collections():
+            assert gc.get_threshold() == (GC_THRESHOLD * 2, 5, 5)
+        gc.set_threshold(700, 10, 10)
+        with pytest.raises(RuntimeError), fewer_collections():
+            raise RuntimeError  # put back on an error too
+        assert gc.get_threshold() == (700, 10, 10)
+    finally:
+        gc.set_threshold(*old)
+
+
 def test_the_parent_can_hand_freed_memory_back() -> None:
     # glibc's malloc_trim where there is one (it returns 1 when it released memory, 0
     # when there was none to release), a no-op returning None elsewhere.
     import ctypes
 
-    release = _release_freed_memory()
+    release = freed_memory_release()
     try:
         has_trim = hasattr(ctypes.CDLL(None), "malloc_trim")
     except (OSError, TypeError):
