@@ -112,27 +112,20 @@ def _rule(rule: Rule) -> Call:
 
 
 CASES: list[object] = []
-for corpus in registry.BUILTIN:
-    for rule in load_rules(shipped(corpus.rules, "tags.yaml")).rules:
+# Every corpus' tag rules, and the strategy rules (one file for every corpus).
+RULE_SETS = [(c.name, load_rules(shipped(c.rules, "tags.yaml"))) for c in registry.BUILTIN]
+RULE_SETS.append(("strategies", load_strategy_rules()))
+for set_name, rules in RULE_SETS:
+    for rule in rules.rules:
         if rule.match.startswith("text-"):
             CASES.append(
                 pytest.param(
                     _rule(rule),
                     [*rule.values, *rule.unless],
                     rule.examples,
-                    id=f"{corpus.name}:{rule.name}",
+                    id=f"{set_name}:{rule.name}",
                 )
             )
-for rule in load_strategy_rules().rules:  # one file for every corpus
-    if rule.match.startswith("text-"):
-        CASES.append(
-            pytest.param(
-                _rule(rule),
-                [*rule.values, *rule.unless],
-                rule.examples,
-                id=f"strategies:{rule.name}",
-            )
-        )
 for price_rule in extended.load_extended_rules().rules:
     if price_rule.compiled is not None:
         CASES.append(

@@ -273,8 +273,8 @@ _Piece = tuple[str, int, int]
 
 
 def _piece(word: str) -> _Piece:
-    """The longest stretch of ``word`` without whitespace: a text holding ``word`` holds
-    it within one of its whitespace-separated chunks, at the chunk's start when
+    """The rarest stretch of ``word`` without whitespace (:func:`_rarity`): a text holding
+    ``word`` holds it within one of its whitespace-separated chunks, at the chunk's start when
     whitespace comes before it in ``word`` (at its end when after) and at a word
     boundary where ``word`` has a :data:`BOUNDARY` mark."""
     plain = word.replace(BOUNDARY, "")
@@ -291,7 +291,6 @@ def _piece(word: str) -> _Piece:
         )
         for k, part in enumerate(parts)
     ]
-    # The rarest: not a common word, the longest, and of those the most tightly placed.
     return max(pieces, key=_rarity)
 
 
@@ -308,14 +307,11 @@ _COMMON_WORDS = frozenset(_COMMON.split())
 
 
 def _rarity(piece: _Piece) -> tuple[bool, int, int]:
-    """How few chunks a piece is likely in, for :func:`max`."""
+    """How few chunks a piece is likely in, for :func:`max`: not a common word, then
+    long, then placed on more sides (at a word boundary or its chunk's edge)."""
     core, left, right = piece
-    return core.strip("'?.,!") not in _COMMON_WORDS, len(core), left + right
-
-
-def _placed(piece: _Piece) -> int:
-    """On how many sides a piece is placed (a word boundary or its chunk's edge)."""
-    return (piece[1] != _ANYWHERE) + (piece[2] != _ANYWHERE)
+    placed = (left != _ANYWHERE) + (right != _ANYWHERE)
+    return core.strip("'?.,!") not in _COMMON_WORDS, len(core), placed
 
 
 def _is_word(char: str) -> bool:
@@ -382,7 +378,7 @@ class NeedIndex:
     about what the prefilter saves once there are a hundred patterns. Here every group
     of a pattern's needs (:func:`required_literals`, as the caller compares them:
     lowercased for a pattern that ignores case) is filed under its words, each cut to
-    its longest stretch without whitespace. Such a stretch lies inside one
+    its rarest stretch without whitespace. Such a stretch lies inside one
     whitespace-separated chunk of any text that holds the word, so a pattern with a
     group none of whose stretches is in any chunk of a text cannot match it:
     :meth:`candidates` is a superset of the patterns that can.
@@ -420,11 +416,8 @@ class NeedIndex:
                     key = (piece, folded)
                     by_piece[key] = by_piece.get(key, 0) | (1 << (n + gid))
             # The group whose commonest piece is rarest: the fewest texts hold it; of
-            # groups alike, the one whose pieces are all placed (a word, not a string).
-            best = max(
-                zip(ids, groups),
-                key=lambda g: (min(map(_rarity, g[1]))[:2], min(map(_placed, g[1])), -len(g[1])),
-            )
+            # groups alike, the one with fewer pieces to look for.
+            best = max(zip(ids, groups), key=lambda g: (min(map(_rarity, g[1])), -len(g[1])))
             primary[best[0]] = k
             if len(groups) > 1:
                 several[k] = sum(1 << gid for gid in ids)

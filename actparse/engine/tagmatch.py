@@ -206,18 +206,24 @@ class TagMatcher:
                     if r.match != kind or r.ignore_case != ignore_case:
                         continue
                     for v in r.values:
-                        # A whole-text match is a search anchored at the start: so it can
-                        # be guarded by the words it needs like any search.
-                        search = v if kind == "text-search" else rf"\A(?:{v})"
-                        found = literal_alternatives(v) if kind == "text-search" else None
-                        needs = required_literals(search, ascii_only=ignore_case, bounds=True)
-                        if found is None and kind == "text-search":
+                        if kind == "text-search":
+                            found = literal_alternatives(v)
+                            if found is not None and ignore_case:
+                                folded.extend(lit.translate(ASCII_LOWER) for lit in found)
+                                continue
+                            if found is not None:
+                                literals.extend(found)
+                                continue
                             words = literal_alternatives(v, words=True)
                             spanning = [w for w in words or () if w.split() != [w]]
                             if words is not None and len(spanning) <= _MAX_SPANNING:
                                 guarded.extend(_word_entries(words, ignore_case, flags))
                                 continue
-                        if found is None and needs:
+                        # A whole-text match is a search anchored at the start: so it can
+                        # be guarded by the words it needs like any search.
+                        search = v if kind == "text-search" else rf"\A(?:{v})"
+                        needs = required_literals(search, ascii_only=ignore_case, bounds=True)
+                        if needs:
                             if ignore_case:
                                 needs = tuple(
                                     tuple(lit.translate(ASCII_LOWER) for lit in need)
@@ -225,14 +231,10 @@ class TagMatcher:
                                 )
                             compiled = regex.compile(search, flags)
                             guarded.append((needs, ignore_case, compiled, False))
-                        elif found is None and _refers_to_groups(v):
+                        elif _refers_to_groups(v):
                             into.append(regex.compile(v, flags))  # its \\1 stays its own
-                        elif found is None:
-                            values.append(v)
-                        elif ignore_case:
-                            folded.extend(lit.translate(ASCII_LOWER) for lit in found)
                         else:
-                            literals.extend(found)
+                            values.append(v)
                 if values:
                     into.append(regex.compile("|".join(f"(?:{v})" for v in values), flags))
         self.literals = tuple(literals)

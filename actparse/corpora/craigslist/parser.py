@@ -18,7 +18,12 @@ from actparse.corpora.craigslist.lexicon import PriceLexicon, load_lexicon
 from actparse.corpora.craigslist.linking import ListingContext
 from actparse.engine.acts import ActSpace, load_act_space
 from actparse.engine.decisions import DecisionList, IntentRule
-from actparse.engine.strategies import StrategyTagger, add_strategies, default_tagger
+from actparse.engine.strategies import (
+    StrategyTagger,
+    add_strategies,
+    add_strategies_many,
+    default_tagger,
+)
 from actparse.engine.tags import RuleSet, load_rules
 from actparse.engine.tokenizer import tokenize
 from actparse.models import (
@@ -262,12 +267,12 @@ class CraigslistParser:
 
         Every message of the batch is tokenized first, then the acts are decided, then
         the strategies tagged: each step run over the whole batch keeps its code and data
-        warm in the CPU caches: about 7% faster than alternating the first two dialogue by
-        dialogue, and about a tenth faster again with the third.
+        warm in the CPU caches (tokens then acts: about 7% faster than dialogue by
+        dialogue; for the strategies see :func:`add_strategies_many`).
         """
         tokens = [_message_tokens(d) for d in dialogues]
         acts = [self._parse_tokenized(d, t) for d, t in zip(dialogues, tokens)]
-        return [add_strategies(d, a, self.strategies) for d, a in zip(dialogues, acts)]
+        return add_strategies_many(dialogues, acts, self.strategies)
 
     def _parse_tokenized(
         self, dialogue: Dialogue, tokens: Sequence[Sequence[str] | None]

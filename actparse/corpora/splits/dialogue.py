@@ -19,7 +19,12 @@ from actparse.corpora.splits.lexicon import SplitLexicon, load_split_lexicon
 from actparse.corpora.splits.mentions import EITHER, OTHER, SELF
 from actparse.engine.acts import ActSpace, load_act_space
 from actparse.engine.decisions import DecisionList, IntentRule
-from actparse.engine.strategies import StrategyTagger, add_strategies, default_tagger
+from actparse.engine.strategies import (
+    StrategyTagger,
+    add_strategies,
+    add_strategies_many,
+    default_tagger,
+)
 from actparse.engine.tags import RuleSet, load_rules
 from actparse.models import Act, Dialogue, ItemSplit, Turn
 
@@ -139,10 +144,8 @@ class SplitDialogueParser:
 
     def parse_many(self, dialogues: Sequence[Dialogue]) -> list[list[Act]]:
         """The acts of each dialogue, as :meth:`parse` gives them: the acts of the whole
-        batch first, then its strategies, so each step keeps its code and data warm in the
-        CPU caches."""
-        acts = [self._acts(d) for d in dialogues]
-        return [add_strategies(d, a, self.strategies) for d, a in zip(dialogues, acts)]
+        batch first, then its strategies (:func:`add_strategies_many`)."""
+        return add_strategies_many(dialogues, [self._acts(d) for d in dialogues], self.strategies)
 
     def _acts(self, dialogue: Dialogue) -> list[Act]:
         """The acts of the dialogue's turns, without strategies."""
