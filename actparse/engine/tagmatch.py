@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import regex
 
+from actparse.engine.patternparts import OrderedSearch, ordered_search, top_alternatives
 from actparse.engine.prefilter import ASCII_LOWER, BOUNDARY, pattern_tree, required_literals
 
 if TYPE_CHECKING:
@@ -118,8 +119,9 @@ def _refers_to_groups(pattern: str) -> bool:
 
 #: A search pattern with the words it cannot match without (one of each group), whether
 #: it ignores case, the pattern, and whether the needs are the pattern (its words
-#: between word boundaries: where the index finds one standing so, it matches).
-_Guarded = tuple[tuple[tuple[str, ...], ...], bool, "regex.Pattern[str]", bool]
+#: between word boundaries: where the index finds one standing so, it matches). Only the
+#: truth of the pattern's ``search`` is used: an :class:`OrderedSearch` gives no match.
+_Guarded = tuple[tuple[tuple[str, ...], ...], bool, "regex.Pattern[str] | OrderedSearch", bool]
 
 
 def lacks(text: str, needs: tuple[tuple[str, ...], ...]) -> bool:
@@ -175,7 +177,9 @@ class TagMatcher:
     (:func:`~actparse.engine.prefilter.required_literals`) are searched alone (a whole-text
     one anchored at the start), and only in texts that hold such words; words between
     boundaries need no search at all; the rest fold into a single regex per (kind, case).
-    The result is the same as rule by rule.
+    A value's alternatives at its top level are taken apart first, each with its own
+    words, and words-in-order patterns are searched as a chain
+    (:mod:`~actparse.engine.patternparts`). The result is the same as rule by rule.
     """
 
     __slots__ = (
@@ -205,7 +209,8 @@ class TagMatcher:
                 for r in rules:
                     if r.match != kind or r.ignore_case != ignore_case:
                         continue
-                    for v in r.values:
+                    # Apart, the alternatives of a value each need their own words.
+                    for v in (a for value in r.values for a in top_alternatives(value)):
                         if kind == "text-search":
                             found = literal_alternatives(v)
                             if found is not None and ignore_case:
@@ -229,7 +234,7 @@ class TagMatcher:
                                     tuple(lit.translate(ASCII_LOWER) for lit in need)
                                     for need in needs
                                 )
-                            compiled = regex.compile(search, flags)
+                            compiled = ordered_search(search, flags) or regex.compile(search, flags)
                             guarded.append((needs, ignore_case, compiled, False))
                         elif _refers_to_groups(v):
                             into.append(regex.compile(v, flags))  # its \\1 stays its own

@@ -17,6 +17,7 @@ from typing import Any
 import regex
 
 from actparse.engine.guard import timeout_for
+from actparse.engine.patternparts import OrderedSearch
 from actparse.engine.prefilter import ASCII_LOWER, NeedIndex, strip_boundaries
 from actparse.engine.rulefiles import LINE, RuleError, check_keys, load_file, string_list, where
 from actparse.engine.tagmatch import BASE_FLAGS, TagMatcher, lacks, literal_alternatives
@@ -95,7 +96,9 @@ class Rule:
 #: needs, whether they are compared case-folded, the pattern to search once they hold
 #: (``None`` for a literal, whose needs are the match), and the ``unless`` of its rules
 #: (an index into the rule set's, or -1).
-_Entry = tuple[str, tuple[tuple[str, ...], ...], bool, "regex.Pattern[str] | None", int]
+_Entry = tuple[
+    str, tuple[tuple[str, ...], ...], bool, "regex.Pattern[str] | OrderedSearch | None", int
+]
 _Needs = tuple[tuple[str, ...], ...]
 
 
