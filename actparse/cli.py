@@ -7,17 +7,11 @@ shows up in the choices and the help by itself.
 
 from __future__ import annotations
 
-import io
 import json
-import os
-import signal
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from importlib.resources import as_file, files
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -36,8 +30,10 @@ from actparse.cli_options import (
     Prices,
     PricesOpt,
     RulesOpt,
+    StrategiesOpt,
     check_per_turn,
 )
+from actparse.cli_run import StdoutConsole, run
 from actparse.engine.rulefiles import RuleError
 from actparse.io.batch import WorkerDied, label_path, usable_cpus
 from actparse.io.destination import Destination
@@ -87,7 +83,7 @@ def _say(message: str) -> None:
 def _fail(exc: Exception) -> NoReturn:
     """End the run with a message in words (exit 1); a closed pipe ends it quietly."""
     if isinstance(exc, BrokenPipeError):
-        raise exc  # for _run: not an error of the run
+        raise exc  # for run(): not an error of the run
     err.print(Text.assemble(("error:", "bold red"), " ", describe(exc)), highlight=False)
     raise typer.Exit(code=1)
 
@@ -99,79 +95,6 @@ _RUN_ERRORS = (InputError, RuleError, OSError, ValueError, WorkerDied)
 def _count(n: int, noun: str) -> str:
     """``1 dialogue``, ``2 dialogues``."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-class _Signalled(BaseException):
-    """SIGINT, SIGTERM or SIGHUP arrived: unwind (removing temporaries) and exit."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-_ENDING_SIGNALS = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
-
-
-@contextmanager
-def _run() -> Iterator[None]:
-    """What every command shares: a signal that ends the run, or a reader that closes the
-    pipe, leaves nothing behind and prints no traceback.
-
-    SIGINT, SIGTERM and SIGHUP raise :class:`_Signalled` in the main process, so every
-    ``with`` block unwinds (an output's temporary is removed, worker processes are
-    terminated) and the run exits with 128 + the signal number, as a shell reports a
-    process the signal ended. A signal the run was started with ignored (``nohup``, a
-    background job of a script) stays ignored. A closed pipe on stdout (``actparse
-    label f | head -1``) ends the run quietly with 141 (128 + SIGPIPE), the status
-    ``cat`` or ``yes`` end with there, so ``set -o pipefail`` still sees the output
-    was cut short.
-    """
-    previous: dict[int, Any] = {}
-    fired: list[int] = []
-
-    def unwind(signum: int, _frame: object) -> None:
-        # A second signal must not interrupt the cleanup. It is let pass here rather than
-        # by ignoring the signals: a worker forked during the cleanup would inherit the
-        # ignoring, and then not end when the pool ends it.
-        if not fired:
-            fired.append(signum)
-            raise _Signalled(signum)
-
-    if threading.current_thread() is threading.main_thread():
-        for sig in _ENDING_SIGNALS:
-            if signal.getsignal(sig) is not signal.SIG_IGN:
-                previous[sig] = signal.signal(sig, unwind)
-    try:
-        yield
-        sys.stdout.flush()  # a closed pipe shows here at the latest, not at exit
-    except BrokenPipeError:
-        _silence_stdout()
-        raise typer.Exit(code=128 + 13) from None
-    except _Signalled as signalled:
-        raise typer.Exit(code=128 + signalled.signum) from None
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-
-
-class _StdoutConsole(Console):
-    """Tables on stdout: a closed pipe ends the run as it does for JSON lines (141)."""
-
-    def on_broken_pipe(self) -> None:
-        self.quiet = True
-        raise BrokenPipeError  # rich would exit with 1; _run ends quietly with 141
-
-
-def _silence_stdout() -> None:
-    # Python flushes stdout once more at exit and would complain of the closed pipe again.
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, io.UnsupportedOperation):  # no file descriptor (tests)
-        pass
 
 
 @app.command()
@@ -204,6 +127,7 @@ def label(
     lexicon: LexiconOpt = None,
     prices: PricesOpt = Prices.cocoa,
     rules: RulesOpt = None,
+    strategies: StrategiesOpt = None,
     acts: ActsOpt = None,
     jobs: Annotated[
         int,
@@ -252,10 +176,16 @@ def label(
     actions matter.
     """
     to_file = not to_stdout(output)
-    with _run():
+    with run():
         try:
             overrides = option_parsers(
-                input, fmt.value, lexicon=lexicon, prices=prices, rules=rules, acts=acts
+                input,
+                fmt.value,
+                lexicon=lexicon,
+                prices=prices,
+                rules=rules,
+                acts=acts,
+                strategies=strategies,
             )
             if input is None:
                 _show_sample(overrides)
@@ -303,7 +233,7 @@ def label(
 
 
 def _show_sample(overrides: dict[str, Parser]) -> None:
-    out = _StdoutConsole()
+    out = StdoutConsole()
     with as_file(files("actparse").joinpath("data", "sample.jsonl")) as sample:
         for _record, dialogue, acts in label_records(read_records(sample), overrides):
             print_dialogue(dialogue, acts, out)
@@ -354,6 +284,7 @@ def eval_command(
     lexicon: LexiconOpt = None,
     prices: PricesOpt = Prices.cocoa,
     rules: RulesOpt = None,
+    strategies: StrategiesOpt = None,
     acts: ActsOpt = None,
 ) -> None:
     """Compare our acts with the reference annotations in INPUT.
@@ -367,7 +298,7 @@ def eval_command(
     disagreeing turn with the reference, ours and the reason), or with --json one JSON
     object with the same top-level keys for every corpus.
     """
-    with _run():
+    with run():
         try:
             report = evaluate_path(
                 input,
@@ -381,12 +312,13 @@ def eval_command(
                     rules=rules,
                     acts=acts,
                     corpus=corpus.value,
+                    strategies=strategies,
                 ),
             )
             if as_json:
                 typer.echo(json.dumps(report.to_json(), sort_keys=True))
             else:
-                print_report(report, _StdoutConsole(), worst)
+                print_report(report, StdoutConsole(), worst)
         except _RUN_ERRORS as exc:
             _fail(exc)
     if min_agreement is not None:
@@ -409,7 +341,7 @@ def report(
     the acts, and a dialogue browser with filters and search."""
     from actparse.html_report import MissingExtra, write_report
 
-    with _run():
+    with run():
         try:
             parsers = option_parsers(None, fmt.value, lexicon=lexicon, prices=prices)
             size = write_report(inputs, output, fmt=fmt.value, parsers=parsers)
@@ -458,7 +390,7 @@ def train_prices(
     from actparse.corpora.craigslist.training import train_prices as train
 
     sources = [*inputs, *([calibrate_on] if calibrate_on else [])]
-    with _run():
+    with run():
         try:
             Destination(output, sources)  # refused before training, not after
             training = train(

@@ -1,7 +1,8 @@
 """The options the commands of :mod:`actparse.cli` share: ``--format``, ``--corpus``,
-``--lexicon``, ``--prices``, ``--rules``, ``--acts`` and ``--on-error``, each declared
-once. The choices of ``--format`` and ``--corpus`` come from the registry, plug-ins
-included. :func:`check_per_turn` refuses the options ``label --per-turn`` cannot honour.
+``--lexicon``, ``--prices``, ``--rules``, ``--strategies``, ``--acts`` and
+``--on-error``, each declared once. The choices of ``--format`` and ``--corpus`` come
+from the registry, plug-ins included. :func:`check_per_turn` refuses the options
+``label --per-turn`` cannot honour.
 """
 
 from __future__ import annotations
@@ -60,6 +61,15 @@ RulesOpt = Annotated[
         # and no long path: rich cuts a word wider than the help column with an ellipsis.
         help="Tag-rule YAML to use instead of the shipped one of the input's corpus (the "
         "tags.yaml of its rules folder, or MutualFriends' rules file).",
+        dir_okay=False,
+    ),
+]
+StrategiesOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--strategies",
+        help="Strategy-rule YAML to use instead of the shipped rules/strategies.yaml "
+        "(its rules' tags are CaSiNo's strategy labels; see the README).",
         dir_okay=False,
     ),
 ]

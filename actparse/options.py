@@ -1,6 +1,7 @@
 """Parsers built from a user's options, for the command line and any other caller:
-another price lexicon or price mode (Craigslist), another tag-rule file or act space
-(the input's corpus). Each corpus' modules are imported only when an option needs them.
+another price lexicon or price mode (Craigslist), another tag-rule file, act space or
+strategy-rule file (the input's corpus). Each corpus' modules are imported only when an
+option needs them.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from actparse import registry
 from actparse.engine.acts import load_act_space
+from actparse.engine.strategies import StrategyTagger, load_strategy_rules
 from actparse.engine.tags import load_rules
 from actparse.io.records import InputError, read_records
 from actparse.registry import Parser
@@ -27,11 +29,13 @@ def option_parsers(
     rules: Path | None = None,
     acts: Path | None = None,
     corpus: str = "auto",
+    strategies: Path | None = None,
 ) -> dict[str, Parser]:
     """The parsers the options ask for instead of the shipped ones, by corpus: the price
-    options for Craigslist, ``rules`` and ``acts`` for the corpus of ``input`` (told by
+    options for Craigslist, ``rules``, ``acts`` and ``strategies`` (a strategy-rule file
+    instead of ``rules/strategies.yaml``) for the corpus of ``input`` (told by
     :func:`corpus_of`). Empty when every option is the default."""
-    if lexicon is None and prices == "cocoa" and rules is None and acts is None:
+    if lexicon is None and prices == "cocoa" and rules is acts is strategies is None:
         return {}
     from actparse.corpora.craigslist.lexicon import load_lexicon
     from actparse.corpora.craigslist.parser import CORPUS, CraigslistParser
@@ -41,6 +45,8 @@ def option_parsers(
         options["rules"] = load_rules(rules)
     if acts is not None:
         options["act_space"] = load_act_space(acts)
+    if strategies is not None:
+        options["strategies"] = StrategyTagger(load_strategy_rules(strategies))
     name = corpus_of(input, fmt, corpus) if options else None
     out: dict[str, Parser] = {}
     if lexicon is not None or prices != "cocoa" or name == CORPUS:
@@ -67,6 +73,8 @@ def corpus_of(input: Path | None, fmt: str = "auto", corpus: str = "auto") -> st
     if input is None:
         return registry.DEFAULT_CORPUS  # the bundled sample
     if not input.is_file():
-        raise InputError(f"{input}: --rules and --acts need --format when INPUT is no file")
+        raise InputError(
+            f"{input}: --rules, --acts and --strategies need --format when INPUT is no file"
+        )
     first = next(read_records(input), None)
     return first.corpus if first is not None else registry.DEFAULT_CORPUS

@@ -1,6 +1,6 @@
 """The command line as people expect one: an error for nothing to score or the wrong
 corpus, summaries that speak of the corpus at hand, shell completion, the Python
-options (--rules, --acts), and --jobs under a CPU mask."""
+options (--rules, --strategies, --acts), and --jobs under a CPU mask."""
 
 from __future__ import annotations
 
@@ -140,6 +140,59 @@ def test_acts_option_replaces_the_act_space(fixtures: Path, tmp_path: Path) -> N
     source = str(fixtures / "casino_20.json")
     coarse = {a.get("coarse") for r in _label([source, "--acts", str(path)]) for a in r["acts"]}
     assert "salute" in coarse and "greet" not in coarse
+
+
+def _strategy_rules(tmp_path: Path, keep: str) -> Path:
+    """The shipped strategy rules with only the rules of the label ``keep``."""
+    rules = yaml.safe_load(shipped("strategies.yaml").read_text(encoding="utf-8"))
+    rules["rules"] = [r for r in rules["rules"] if r["tag"] == keep]
+    path = tmp_path / f"only-{keep}.yaml"
+    path.write_text(yaml.safe_dump(rules))
+    return path
+
+
+@pytest.mark.parametrize("source", ["casino_20.json", "craigslist_validation_20.jsonl"])
+def test_strategies_option_replaces_the_strategy_rules(
+    fixtures: Path, tmp_path: Path, source: str
+) -> None:
+    path = _strategy_rules(tmp_path, "small-talk")
+
+    def labels(records: list[dict[str, Any]]) -> set[str]:
+        if "acts" in records[0]:
+            return {s for r in records for a in r["acts"] for s in a.get("strategies", [])}
+        return {s for r in records for t in r["dialogue_acts"]["strategies"] for s in t}
+
+    shipped_labels = labels(_label([str(fixtures / source)]))
+    mine = labels(_label([str(fixtures / source), "--strategies", str(path)]))
+    assert {"small-talk", "non-strategic"} < shipped_labels
+    assert len(shipped_labels) > 2
+    assert mine == {"small-talk", "non-strategic"}
+
+
+def test_eval_scores_the_strategies_option(fixtures: Path, tmp_path: Path) -> None:
+    path = _strategy_rules(tmp_path, "vouch-fair")
+    source = str(fixtures / "casino_20.json")
+    result = runner.invoke(app, ["eval", source, "--json", "--strategies", str(path)])
+    assert result.exit_code == 0, result.output
+    scores = json.loads(result.stdout)["figures"]["strategies"]
+    assert scores["vouch-fair"]["f1"] > 0
+    assert scores["small-talk"]["f1"] == 0  # no rule of it is left
+
+
+def test_a_strategy_rule_with_another_label_names_its_file_and_line(
+    fixtures: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "strategies.yaml"
+    path.write_text(
+        "rules:\n"
+        "  - name: greeting\n"
+        "    tag: greet\n"
+        "    match: text-search\n"
+        "    values: [hello]\n"
+    )
+    source = str(fixtures / "casino_20.json")
+    error = _one_line_error(runner.invoke(app, ["label", source, "--strategies", str(path)]))
+    assert f"{path}:2: rule 'greeting' sets 'greet', which is no strategy label" in error
 
 
 def test_the_rules_help_reads_whole_at_any_width() -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import regex
 
+from actparse.engine.rulefiles import RuleError
 from actparse.engine.tags import RuleSet, load_rules
 from actparse.models import Act, Dialogue
 
@@ -86,9 +87,13 @@ class StrategyTagger:
 
     def __init__(self, rules: RuleSet | None = None) -> None:
         self.rules = rules if rules is not None else load_strategy_rules()
-        unknown = set(self.rules.by_tag) - set(_STRATEGIC)
-        if unknown:
-            raise ValueError(f"strategy rules set unknown labels: {sorted(unknown)}")
+        for rule in self.rules.rules:
+            if rule.tag not in _STRATEGIC:
+                raise RuleError(
+                    f"{rule.source}: rule '{rule.name}' sets '{rule.tag}', which is no "
+                    f"strategy label (one of {', '.join(_STRATEGIC)}; {NON_STRATEGIC} is "
+                    "given where no rule holds)"
+                )
         self._token_rules = any(not r.match.startswith("text-") for r in self.rules.rules)
         self._cache: dict[str, tuple[str, ...]] = {}
 

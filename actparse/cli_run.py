@@ -1,0 +1,91 @@
+"""How every ``actparse`` command runs (:func:`run`): a signal that ends it, or a reader
+that closes the pipe, leaves nothing behind and prints no traceback."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import typer
+from rich.console import Console
+
+__all__ = ["StdoutConsole", "run", "silence_stdout"]
+
+
+class _Signalled(BaseException):
+    """SIGINT, SIGTERM or SIGHUP arrived: unwind (removing temporaries) and exit."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+_ENDING_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@contextmanager
+def run() -> Iterator[None]:
+    """What every command shares: a signal that ends the run, or a reader that closes the
+    pipe, leaves nothing behind and prints no traceback.
+
+    SIGINT, SIGTERM and SIGHUP raise :class:`_Signalled` in the main process, so every
+    ``with`` block unwinds (an output's temporary is removed, worker processes are
+    terminated) and the run exits with 128 + the signal number, as a shell reports a
+    process the signal ended. A signal the run was started with ignored (``nohup``, a
+    background job of a script) stays ignored. A closed pipe on stdout (``actparse
+    label f | head -1``) ends the run quietly with 141 (128 + SIGPIPE), the status
+    ``cat`` or ``yes`` end with there, so ``set -o pipefail`` still sees the output
+    was cut short.
+    """
+    previous: dict[int, Any] = {}
+    fired: list[int] = []
+
+    def unwind(signum: int, _frame: object) -> None:
+        # A second signal must not interrupt the cleanup. It is let pass here rather than
+        # by ignoring the signals: a worker forked during the cleanup would inherit the
+        # ignoring, and then not end when the pool ends it.
+        if not fired:
+            fired.append(signum)
+            raise _Signalled(signum)
+
+    if threading.current_thread() is threading.main_thread():
+        for sig in _ENDING_SIGNALS:
+            if signal.getsignal(sig) is not signal.SIG_IGN:
+                previous[sig] = signal.signal(sig, unwind)
+    try:
+        yield
+        sys.stdout.flush()  # a closed pipe shows here at the latest, not at exit
+    except BrokenPipeError:
+        silence_stdout()
+        raise typer.Exit(code=128 + 13) from None
+    except _Signalled as signalled:
+        raise typer.Exit(code=128 + signalled.signum) from None
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+class StdoutConsole(Console):
+    """Tables on stdout: a closed pipe ends the run as it does for JSON lines (141)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError  # rich would exit with 1; run ends quietly with 141
+
+
+def silence_stdout() -> None:
+    # Python flushes stdout once more at exit and would complain of the closed pipe again.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):  # no file descriptor (tests)
+        pass
