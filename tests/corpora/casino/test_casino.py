@@ -121,12 +121,16 @@ def test_annotations_follow_their_messages(fixtures: Path) -> None:
         ("no-need",),
         ("promote-coordination",),
     ]
-    # Dialogue 596 has a message without annotation: the labels after it still land on
-    # the message with the same text.
-    labels = {t.text[:30]: t.labels for t in _by_id(fixtures, 596).turns}
-    assert labels["I need firewood, because I hav"] == ("self-need", "promote-coordination")
-    assert labels["Can you get by with one firewo"] == ()
-    assert labels["I could give you 1 firewood, 2"] == ("non-strategic",)
+    # A message without annotation (the corpus has a few): the labels after it still
+    # land on the message with the same text.
+    raw = next(r for r in _raw(fixtures) if r["dialogue_id"] == 107)
+    skipped = raw["chat_logs"][4]["text"]
+    raw = {**raw, "annotations": [a for a in raw["annotations"] if a[0] != skipped]}
+    labels = {t.text[:30]: t.labels for t in dialogue_from_casino(raw).turns}
+    assert labels["I would do that but our meat s"] == ("self-need",)
+    assert labels[skipped[:30]] == ()
+    assert labels["Okay that works for me as well"] == ("non-strategic",)
+    assert labels["No I cannot do that unfortunat"] == ("self-need", "other-need")
 
 
 @pytest.mark.parametrize(
