@@ -110,7 +110,8 @@ def test_eval_tables_show_labels_and_costliest_confusions(fixtures: Path) -> Non
 @pytest.mark.corpus
 def test_development_part_figures(data_dir: Path) -> None:
     # Floors on the dialogues the rules were written on; the held-out figures are in
-    # the README (benchmarks/strategy_baseline.py), measured once, never tuned on.
+    # the README (benchmarks/strategy_baseline.py), measured as totals after rounds of
+    # rules, no utterance of them read.
     raw = json.loads((data_dir / "casino" / "casino_train.json").read_text(encoding="utf-8"))
     annotated = [d for d in raw if d.get("annotations")]
     development = [r for r in read_records(data_dir / "casino" / "casino_train.json")]
@@ -118,8 +119,8 @@ def test_development_part_figures(data_dir: Path) -> None:
     report = evaluate_casino([r for r in development if r.raw["dialogue_id"] in ids])
     figures = report.summary()
     assert figures["strategy_utterances"] > 2800
-    assert figures["strategy_macro_f1_7"] >= 0.67
-    assert figures["strategy_macro_f1_10"] >= 0.67
+    assert figures["strategy_macro_f1_7"] >= 0.68
+    assert figures["strategy_macro_f1_10"] >= 0.68
 
 
 def test_the_shared_split_parser_tags_strategies(fixtures: Path) -> None:
