@@ -104,6 +104,18 @@ def test_the_chunk_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     for text in texts * 2:
         assert index.candidates(text) == {0, 1}
         assert len(index._table) <= 4
+        assert len(index._table._masks) <= 4  # the shared masks go with the chunks
+
+
+def test_equal_chunk_masks_are_one_object() -> None:
+    # Masks past CPython's small integers, which would be one object anyway.
+    words = [f"w{k}" for k in range(300)] + ["deal"]
+    index = NeedIndex([(((w,),), False) for w in words])
+    assert index.candidates("deal, deal! w7") == {300, 7}
+    table = index._table
+    assert table["deal,"] == table["deal!"] > 1 << 256
+    assert table["deal,"] is table["deal!"]
+    assert table["w7"] != table["deal,"]
 
 
 def test_the_chunk_cache_keeps_no_long_chunk() -> None:
