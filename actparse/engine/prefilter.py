@@ -441,8 +441,9 @@ class NeedIndex:
         )
         self._n = n
         self._pattern_bits = (1 << n) - 1
-        #: A pattern's bit -> the bits of all its groups, in a chunk mask's places.
-        self._several = {1 << k: need << n for k, need in several.items()}
+        #: Per pattern of several groups, the bits of all of them, in a chunk mask's
+        #: places (a list by pattern number: faster to index than big bits to hash).
+        self._several = [need << n if (need := several.get(k)) else 0 for k in range(n)]
         self._several_bits = sum(1 << k for k in several)
         #: Patterns that are candidates for every text.
         self.always_mask = always
@@ -470,11 +471,12 @@ class NeedIndex:
         if check:
             several = self._several
             while check:
-                low = check & -check
-                need = several[low]
+                k = check.bit_length() - 1
+                bit = 1 << k
+                need = several[k]
                 if mask & need != need:
-                    hits ^= low
-                check ^= low
+                    hits ^= bit
+                check ^= bit
         return hits | self.always_mask
 
     def candidates(self, text: str) -> frozenset[int]:
