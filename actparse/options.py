@@ -12,7 +12,9 @@ from typing import Any
 
 from actparse import registry
 from actparse.engine.acts import load_act_space
+from actparse.engine.rulefiles import shipped
 from actparse.engine.strategies import StrategyTagger, load_strategy_rules
+from actparse.engine.strategy_lexicon import load_strategy_lexicon
 from actparse.engine.tags import load_rules
 from actparse.io.records import InputError, read_records
 from actparse.registry import Parser
@@ -45,22 +47,32 @@ def option_parsers(
         options["rules"] = load_rules(rules)
     if acts is not None:
         options["act_space"] = load_act_space(acts)
+    name = corpus_of(input, fmt, corpus) if options or strategies is not None else None
     if strategies is not None:
-        options["strategies"] = StrategyTagger(load_strategy_rules(strategies))
-    name = corpus_of(input, fmt, corpus) if options else None
+        # The user's rules in place of the shipped ones; a corpus' learned lexicon stays.
+        lexicon_path = getattr(_parser_class(name), "strategy_lexicon", ())
+        options["strategies"] = StrategyTagger(
+            load_strategy_rules(strategies),
+            lexicon=load_strategy_lexicon(shipped(*lexicon_path)) if lexicon_path else None,
+        )
     out: dict[str, Parser] = {}
     if lexicon is not None or prices != "cocoa" or name == CORPUS:
         loaded = load_lexicon(lexicon) if lexicon else None
         mine = options if name == CORPUS else {}
         out[CORPUS] = CraigslistParser(lexicon=loaded, prices=prices, **mine)
     if name is not None and name != CORPUS:
-        build = registry.resolve(registry.get(name).parser)
+        build = _parser_class(name)
         # A plug-in's parser may take neither option.
         missing = set(options) - set(inspect.signature(build).parameters)
         if missing:
             raise InputError(f"the {name} parser takes no {' or '.join(sorted(missing))}")
         out[name] = build(**options)
     return out
+
+
+def _parser_class(name: str | None) -> Any:
+    """The parser class (or factory) of a corpus, imported only when asked for."""
+    return registry.resolve(registry.get(name).parser) if name is not None else None
 
 
 def corpus_of(input: Path | None, fmt: str = "auto", corpus: str = "auto") -> str:

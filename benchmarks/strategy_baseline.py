@@ -30,8 +30,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from actparse.corpora.casino import CasinoParser
 from actparse.corpora.strategy_eval import StrategyScores
-from actparse.engine.strategies import LABELS, NON_STRATEGIC, PAPER_LABELS, StrategyTagger
+from actparse.engine.strategies import (
+    LABELS,
+    NON_STRATEGIC,
+    PAPER_LABELS,
+    StrategyTagger,
+    default_tagger,
+)
 
 #: The annotated dialogues at the end of casino_train.json kept out of sight.
 HELD_OUT = 100
@@ -65,8 +72,8 @@ def score(
     return scores
 
 
-def baseline(train: Sequence[Utterance]) -> Callable[[str], Sequence[str]]:
-    """A bag-of-words logistic regression per label, trained on ``train``."""
+def fit(train: Sequence[Utterance]) -> tuple[Any, dict[str, Any]]:
+    """The vectorizer and a logistic regression per strategic label, fitted on ``train``."""
     from sklearn.feature_extraction.text import CountVectorizer
     from sklearn.linear_model import LogisticRegression
 
@@ -81,6 +88,12 @@ def baseline(train: Sequence[Utterance]) -> Callable[[str], Sequence[str]]:
         model = LogisticRegression(max_iter=2000, C=1.0)
         model.fit(features, target)
         models[label] = model
+    return vectorizer, models
+
+
+def baseline(train: Sequence[Utterance]) -> Callable[[str], Sequence[str]]:
+    """A bag-of-words logistic regression per label, trained on ``train``."""
+    vectorizer, models = fit(train)
 
     def predict(text: str) -> Sequence[str]:
         row = vectorizer.transform([text])
@@ -88,6 +101,37 @@ def baseline(train: Sequence[Utterance]) -> Callable[[str], Sequence[str]]:
         return found or [NON_STRATEGIC]
 
     return predict
+
+
+#: Decimals the exported weights keep.
+DECIMALS = 5
+
+
+def export(train: Sequence[Utterance], provenance: dict[str, Any]) -> dict[str, Any]:
+    """The baseline fitted on ``train`` as a strategy lexicon
+    (:mod:`actparse.engine.strategy_lexicon`): per word or word pair, its weight for
+    each label, and each label's intercept."""
+    import sklearn
+
+    vectorizer, models = fit(train)
+    labels = list(models)
+    grams = vectorizer.get_feature_names_out()
+    columns = [models[label].coef_[0] for label in labels]
+    return {
+        "description": (
+            "CaSiNo strategy labels from word and word-pair weights: one logistic "
+            "regression per label, as benchmarks/strategy_baseline.py fits its baseline."
+        ),
+        "provenance": {**provenance, "scikit-learn": sklearn.__version__},
+        "token_pattern": vectorizer.token_pattern,
+        "ngrams": list(vectorizer.ngram_range),
+        "labels": labels,
+        "intercepts": [round(float(models[label].intercept_[0]), DECIMALS) for label in labels],
+        "weights": {
+            str(gram): [round(float(column[k]), DECIMALS) for column in columns]
+            for k, gram in enumerate(grams)
+        },
+    }
 
 
 def merged(parts: Sequence[StrategyScores]) -> StrategyScores:
@@ -137,6 +181,25 @@ def bootstrap(
     return out
 
 
+def _provenance(path: Path, dialogues: int, utterances: int) -> dict[str, Any]:
+    return {
+        "data": (
+            f"the first {dialogues} annotated dialogues of {path.name} ({utterances} "
+            f"utterances); the last {HELD_OUT} annotated ones and casino_valid.json were "
+            "not used"
+        ),
+        "corpus": (
+            "CaSiNo (Chawla et al., 2021, 'CaSiNo: A Corpus of Campsite Negotiation "
+            "Dialogues for Automatic Negotiation Systems'), CC BY 4.0"
+        ),
+        "model": (
+            "CountVectorizer(lowercase, word unigrams and bigrams, min_df=2, binary); "
+            "LogisticRegression(C=1.0, max_iter=2000) per label; untuned"
+        ),
+        "written_by": "python benchmarks/strategy_baseline.py --export PATH",
+    }
+
+
 def _percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
@@ -165,6 +228,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--bootstrap", type=int, default=1000, help="resamples of the held-out dialogues"
     )
+    parser.add_argument(
+        "--export",
+        type=Path,
+        help="write the baseline, fitted on the development dialogues, as a strategy "
+        "lexicon JSON (rules/casino/strategy_lexicon.json) and stop",
+    )
     args = parser.parse_args(argv)
     folder = Path(args.data) / "casino"
     train_file, valid_file = folder / "casino_train.json", folder / "casino_valid.json"
@@ -173,22 +242,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     dialogues = annotated(train_file)
     dev = [u for d in dialogues[:-HELD_OUT] for u in d]
+    if args.export:
+        lexicon = export(dev, _provenance(train_file, len(dialogues) - HELD_OUT, len(dev)))
+        text = json.dumps(lexicon, ensure_ascii=False, separators=(",", ":"))
+        args.export.write_text(text + "\n", encoding="utf-8")
+        print(f"wrote {args.export}: {len(lexicon['weights'])} words and pairs", file=sys.stderr)
+        return 0
     held_out = [u for d in dialogues[-HELD_OUT:] for u in d]
     valid = [u for d in annotated(valid_file) for u in d] if valid_file.is_file() else []
-    rules = StrategyTagger().tag
-    learned = baseline(dev)
+    # The rules alone; CaSiNo's default, the rules and the shipped lexicon (learned
+    # on the development dialogues as the baseline is, so its development figure is
+    # its own fit); the baseline fitted here.
+    models = {
+        "rules": StrategyTagger().tag,
+        "rules+lex": default_tagger(CasinoParser.strategy_lexicon).tag,
+        "baseline": baseline(dev),
+    }
     parts = {"dev": dev, "held_out_100": held_out, "valid": valid}
-    out: dict[str, Any] = {"rules": {}, "baseline": {}}
+    out: dict[str, Any] = {model: {} for model in models}
     for name, utterances in parts.items():
-        out["rules"][name] = figures(score(utterances, rules))
-        if name != "dev":  # the baseline's training data: its own fit says nothing
-            out["baseline"][name] = figures(score(utterances, learned))
+        for model, predict in models.items():
+            if name != "dev" or model == "rules":  # the others' training data
+                out[model][name] = figures(score(utterances, predict))
     if args.bootstrap > 0:
         held_dialogues = dialogues[-HELD_OUT:]
         out["held_out_100_bootstrap"] = bootstrap(
             {
-                "rules": [score(d, rules) for d in held_dialogues],
-                "baseline": [score(d, learned) for d in held_dialogues],
+                model: [score(d, predict) for d in held_dialogues]
+                for model, predict in models.items()
             },
             args.bootstrap,
         )
@@ -196,23 +277,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(out, indent=2))
         return 0
     print(f"{'part':14s} {'model':9s} {'utts':>5s} {'macro7':>7s} {'macro10':>8s} {'exact':>6s}")
-    for model in ("rules", "baseline"):
+    for model in models:
         for name, f in out[model].items():
             print(
                 f"{name:14s} {model:9s} {f['utterances']:5d} {f['strategy_macro_f1_7']:7.3f} "
                 f"{f['strategy_macro_f1_10']:8.3f} {f['exact']:6.3f}"
             )
     print()
-    header = "label".ljust(22) + "".join(f"{p[:10]:>12s}" for p in parts) + "  baseline(held-out)"
-    print(header + "   (F1; P/R on held-out in brackets)")
+    header = "rules, F1:".ljust(22) + "".join(f"{p[:10]:>12s}" for p in parts)
+    print(header + "   rules+lex held-out F1 (P/R)   baseline held-out F1")
     for label in LABELS:
         cells = "".join(f"{out['rules'][p]['per_label'][label]['f1']:12.3f}" for p in parts)
-        held = out["rules"]["held_out_100"]["per_label"][label]
+        both = out["rules+lex"]["held_out_100"]["per_label"][label]
         base = out["baseline"]["held_out_100"]["per_label"][label]["f1"]
         star = "*" if label in PAPER_LABELS else " "
         print(
-            f"{label + star:22s}{cells}  {base:17.3f}   "
-            f"(P {held['precision']:.2f} R {held['recall']:.2f} n {int(held['support'])})"
+            f"{label + star:22s}{cells}   {both['f1']:8.3f} ({both['precision']:.2f}/"
+            f"{both['recall']:.2f})     {base:8.3f}"
         )
     print("* the seven labels of strategy_macro_f1_7")
     if "held_out_100_bootstrap" in out:
@@ -221,17 +302,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"\nheld-out 100, {boot['resamples']} resamples of its {boot['dialogues']} "
             "dialogues: 95% interval of macro F1"
         )
-        for model in ("rules", "baseline"):
+        for model in models:
             seven, ten = boot[model]["strategy_macro_f1_7"], boot[model]["strategy_macro_f1_10"]
             print(
                 f"  {model:9s} 7 labels {seven[0]:.3f}-{seven[1]:.3f}   "
                 f"10 labels {ten[0]:.3f}-{ten[1]:.3f}"
             )
-        above = boot["rules_above_baseline"]
-        print(
-            f"  rules above the baseline in {above['strategy_macro_f1_7']:.1%} (7 labels) and "
-            f"{above['strategy_macro_f1_10']:.1%} (10 labels) of the resamples"
-        )
+        for other in list(models)[1:]:
+            above = boot[f"rules_above_{other}"]
+            print(
+                f"  rules above {other} in {above['strategy_macro_f1_7']:.1%} (7 labels) and "
+                f"{above['strategy_macro_f1_10']:.1%} (10 labels) of the resamples"
+            )
     return 0
 
 

@@ -151,32 +151,53 @@ def _strategy_rules(tmp_path: Path, keep: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("source", ["casino_20.json", "craigslist_validation_20.jsonl"])
+@pytest.mark.parametrize("source", ["dealornodeal_val_20.txt", "craigslist_validation_20.jsonl"])
 def test_strategies_option_replaces_the_strategy_rules(
     fixtures: Path, tmp_path: Path, source: str
 ) -> None:
-    path = _strategy_rules(tmp_path, "small-talk")
-
-    def labels(records: list[dict[str, Any]]) -> set[str]:
-        if "acts" in records[0]:
-            return {s for r in records for a in r["acts"] for s in a.get("strategies", [])}
-        return {s for r in records for t in r["dialogue_acts"]["strategies"] for s in t}
-
-    shipped_labels = labels(_label([str(fixtures / source)]))
-    mine = labels(_label([str(fixtures / source), "--strategies", str(path)]))
-    assert {"small-talk", "non-strategic"} < shipped_labels
+    path = _strategy_rules(tmp_path, "self-need")
+    shipped_labels = _strategy_labels(_label([str(fixtures / source)]))
+    mine = _strategy_labels(_label([str(fixtures / source), "--strategies", str(path)]))
+    assert {"self-need", "non-strategic"} < shipped_labels
     assert len(shipped_labels) > 2
-    assert mine == {"small-talk", "non-strategic"}
+    assert mine == {"self-need", "non-strategic"}
+
+
+def _strategy_labels(records: list[dict[str, Any]]) -> set[str]:
+    if "acts" in records[0]:
+        return {s for r in records for a in r["acts"] for s in a.get("strategies", [])}
+    return {s for r in records for t in r["dialogue_acts"]["strategies"] for s in t}
+
+
+def test_strategies_option_keeps_the_casino_lexicon(fixtures: Path, tmp_path: Path) -> None:
+    # The user's rules replace the shipped ones; CaSiNo's learned lexicon still counts.
+    from actparse.engine.strategies import StrategyTagger, load_strategy_rules
+    from actparse.engine.strategy_lexicon import load_strategy_lexicon
+
+    path = _strategy_rules(tmp_path, "small-talk")
+    lexicon = load_strategy_lexicon(shipped("casino", "strategy_lexicon.json"))
+    tag = StrategyTagger(load_strategy_rules(path), lexicon=lexicon).tag
+    source = fixtures / "casino_20.json"
+    records = _label([str(source), "--strategies", str(path)])
+    for raw, record in zip(json.loads(source.read_text(encoding="utf-8")), records):
+        texts = [log["text"] for log in raw["chat_logs"]]
+        for text, act in zip(texts, record["acts"]):
+            if "strategies" in act:
+                assert act["strategies"] == list(tag(text)), text
 
 
 def test_eval_scores_the_strategies_option(fixtures: Path, tmp_path: Path) -> None:
     path = _strategy_rules(tmp_path, "vouch-fair")
     source = str(fixtures / "casino_20.json")
-    result = runner.invoke(app, ["eval", source, "--json", "--strategies", str(path)])
-    assert result.exit_code == 0, result.output
-    scores = json.loads(result.stdout)["figures"]["strategies"]
-    assert scores["vouch-fair"]["f1"] > 0
-    assert scores["small-talk"]["f1"] == 0  # no rule of it is left
+
+    def scores(*extra: str) -> dict[str, Any]:
+        result = runner.invoke(app, ["eval", source, "--json", *extra])
+        assert result.exit_code == 0, result.output
+        return dict(json.loads(result.stdout)["figures"]["strategies"])
+
+    shipped_scores, mine = scores(), scores("--strategies", str(path))
+    assert mine["vouch-fair"]["f1"] > 0
+    assert mine != shipped_scores  # the other labels' rules are gone
 
 
 def test_a_strategy_rule_with_another_label_names_its_file_and_line(

@@ -39,6 +39,7 @@ def test_wheel_carries_rules_and_entry_points(tmp_path: Path) -> None:
     )
     assert "actparse/rules/craigslist/tags.yaml" in shipped
     assert "actparse/rules/craigslist/price_lexicon.json" in shipped
+    assert "actparse/rules/casino/strategy_lexicon.json" in shipped
     assert [n for n in shipped if n not in names] == []
     assert "actparse/data/sample.jsonl" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))

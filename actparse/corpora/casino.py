@@ -323,6 +323,9 @@ class CasinoParser(SplitDialogueParser):
     # (restores-refused-deal, as in Deal or No Deal): "can i get one more water?" -
     # "nope, take it or leave it".
     refusal_intents = frozenset({"disagree"})
+    # Strategies: the rules and the lexicon learned from CaSiNo's annotated dialogues
+    # (README, "Negotiation strategies"), whose words are this corpus' own.
+    strategy_lexicon = (CORPUS, "strategy_lexicon.json")
 
     def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:
         """The act of a deal action (``None`` for a message)."""

@@ -11,6 +11,11 @@ other label fits; a turn that is no message (an offer, a selection) has none.
 The rules see the message lowercased with typographic apostrophes made plain, and the
 tag-rule prefilter (:class:`~actparse.engine.prefilter.NeedIndex`) spares every pattern
 whose required words the message lacks, so tagging costs little per message.
+
+A tagger may also hold a learned lexicon (:mod:`actparse.engine.strategy_lexicon`): a
+label then holds where a rule or the lexicon gives it. CaSiNo's parser uses the lexicon
+learned from CaSiNo's annotated dialogues; other corpora, whose words it was not learned
+on, the rules alone.
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ from pathlib import Path
 
 import regex
 
-from actparse.engine.rulefiles import RuleError
+from actparse.engine.rulefiles import RuleError, shipped
+from actparse.engine.strategy_lexicon import StrategyLexicon, load_strategy_lexicon
 from actparse.engine.tags import RuleSet, load_rules
 from actparse.models import Act, Dialogue
 
@@ -83,10 +89,18 @@ def load_strategy_rules(path: str | Path | Traversable | None = None) -> RuleSet
 
 
 class StrategyTagger:
-    """Tags a message with its strategy labels (a tuple in :data:`LABELS` order)."""
+    """Tags a message with its strategy labels (a tuple in :data:`LABELS` order): those
+    of the rules and, with a ``lexicon``, those it gives too."""
 
-    def __init__(self, rules: RuleSet | None = None) -> None:
+    def __init__(
+        self, rules: RuleSet | None = None, *, lexicon: StrategyLexicon | None = None
+    ) -> None:
         self.rules = rules if rules is not None else load_strategy_rules()
+        self.lexicon = lexicon
+        if lexicon is not None:
+            unknown = [label for label in lexicon.labels if label not in _STRATEGIC]
+            if unknown:
+                raise RuleError(f"{lexicon.source}: no strategy labels: {unknown}")
         for rule in self.rules.rules:
             if rule.tag not in _STRATEGIC:
                 raise RuleError(
@@ -118,17 +132,26 @@ class StrategyTagger:
         # Words only for rules that match tokens (the shipped file has none): finding
         # them costs as much as a third of the text rules.
         tokens = _WORD.findall(norm) if self._token_rules else ()
-        return tuple(self.rules.tags(_STRATEGIC, tokens, norm)) or (NON_STRATEGIC,)
+        found = self.rules.tags(_STRATEGIC, tokens, norm)
+        if self.lexicon is not None:
+            learned = self.lexicon.labels_of(text)
+            if learned:
+                found = [label for label in _STRATEGIC if label in found or label in learned]
+        return tuple(found) or (NON_STRATEGIC,)
 
 
-_default: list[StrategyTagger] = []
+_default: dict[tuple[str, ...], StrategyTagger] = {}
 
 
-def default_tagger() -> StrategyTagger:
-    """The tagger of the shipped rules, built once per process."""
-    if not _default:
-        _default.append(StrategyTagger())
-    return _default[0]
+def default_tagger(lexicon: tuple[str, ...] = ()) -> StrategyTagger:
+    """The tagger of the shipped rules, built once per process; with ``lexicon``, the
+    parts of a shipped lexicon's path under ``rules/`` (``("casino",
+    "strategy_lexicon.json")``), the rules and that lexicon."""
+    tagger = _default.get(lexicon)
+    if tagger is None:
+        learned = load_strategy_lexicon(shipped(*lexicon)) if lexicon else None
+        tagger = _default[lexicon] = StrategyTagger(lexicon=learned)
+    return tagger
 
 
 def add_strategies(

@@ -242,10 +242,12 @@ def test_highlights_count_as_the_page_script_does(fixtures: Path, tmp_path: Path
 
 
 def test_the_browser_shows_our_strategies_and_the_annotators(fixtures: Path) -> None:
-    # Each message turn carries the labels our rules gave it; a CaSiNo turn the
-    # annotators labelled carries theirs apart, never in place of ours.
-    from actparse.engine.strategies import default_tagger
+    # Each message turn carries the labels our tagger gave it (CaSiNo's: the rules and
+    # the learned lexicon); a turn the annotators labelled carries theirs apart, never
+    # in place of ours.
+    from actparse.registry import shipped_parser
 
+    tag = shipped_parser("casino").strategies.tag  # type: ignore[attr-defined]
     data = collect_input(fixtures / "casino_20.json")
     page_turns = [t for d in _data(render_report([data])) for t in d["turns"]]  # type: ignore[attr-defined]
     turns = [(t, a) for d in data.dialogues for t, a in zip(d.dialogue.turns, d.acts)]
@@ -254,7 +256,7 @@ def test_the_browser_shows_our_strategies_and_the_annotators(fixtures: Path) -> 
         assert shown[5] == list(act.strategies)
         assert shown[8] == list(turn.labels)
         if turn.is_message and turn.text.strip():
-            assert shown[5] == list(default_tagger().tag(turn.text))
+            assert shown[5] == list(tag(turn.text))
     assert any(s[8] and s[8] != s[5] for s in page_turns), "the fixture has annotations"
 
 

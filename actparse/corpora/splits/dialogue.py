@@ -118,6 +118,9 @@ class SplitDialogueParser:
     #: one ball ?" - "i need both of them please"), as refusal_intents do (none by
     #: default).
     answer_intents: frozenset[str] = frozenset()
+    #: A learned strategy lexicon of the corpus (its path under ``rules/``), used with
+    #: the strategy rules by default; none: the rules alone.
+    strategy_lexicon: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -130,7 +133,9 @@ class SplitDialogueParser:
         self.lexicon = lexicon if lexicon is not None else load_split_lexicon(self.corpus)
         self.rules = rules if rules is not None else load_rules(default=(self.corpus, "tags.yaml"))
         self.act_space = act_space if act_space is not None else load_act_space()
-        self.strategies = strategies if strategies is not None else default_tagger()
+        self.strategies = (
+            strategies if strategies is not None else default_tagger(self.strategy_lexicon)
+        )
 
     def tags(self, tokens: Sequence[str]) -> frozenset[str]:
         """The rule tags of a message, from its normalised tokens (the rules' text is
