@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 import actparse
 from actparse.cli import app
-from actparse.corpora.casino import evaluate_casino
+from actparse.corpora.casino import CasinoParser, evaluate_casino
 from actparse.engine.strategies import LABELS, NON_STRATEGIC, default_tagger
 from actparse.io.records import read_records
 
@@ -116,8 +116,10 @@ def test_development_part_figures(data_dir: Path) -> None:
     annotated = [d for d in raw if d.get("annotations")]
     development = [r for r in read_records(data_dir / "casino" / "casino_train.json")]
     ids = {d["dialogue_id"] for d in annotated[:-HELD_OUT]}
-    report = evaluate_casino([r for r in development if r.raw["dialogue_id"] in ids])
-    figures = report.summary()
+    # The rules alone: CaSiNo's default lexicon was fitted on these very dialogues.
+    rules_only = CasinoParser(strategies=default_tagger())
+    chosen = [r for r in development if r.raw["dialogue_id"] in ids]
+    figures = evaluate_casino(chosen, rules_only).summary()
     assert figures["strategy_utterances"] > 2800
     assert figures["strategy_macro_f1_7"] >= 0.68
     assert figures["strategy_macro_f1_10"] >= 0.68

@@ -58,7 +58,7 @@ def test_a_label_holds_where_its_weights_outweigh_its_intercept(
 )
 def test_a_malformed_lexicon_names_its_file(tmp_path: Path, doc: object, message: str) -> None:
     path = _toy(tmp_path, doc)
-    with pytest.raises(RuleError, match="lexicon.json") as error:
+    with pytest.raises(RuleError, match=r"lexicon\.json") as error:
         load_strategy_lexicon(path)
     assert message in str(error.value)
 
