@@ -17,7 +17,9 @@ The file (written by ``benchmarks/strategy_baseline.py --export``)::
      "weights": {"how are": [0.8, ...], ...}}   # one per label, for each word or pair
 
 Words are found as scikit-learn's ``CountVectorizer`` found them when the weights were
-learned: the lowercased text, ``token_pattern``, pairs of adjacent words joined by a space.
+learned: the lowercased text, ``token_pattern``, pairs of adjacent words joined by a space;
+a word counts once however often it occurs. Weights count to five decimals (the file's),
+summed as integers, so a decision is exact.
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ from collections.abc import Sequence
 from importlib.resources.abc import Traversable
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
 
 from actparse.engine.rulefiles import RuleError
 
@@ -75,19 +76,18 @@ class StrategyLexicon:
             raise RuleError(f"{source}: ngrams must be [1, 1] or [1, 2], not {list(ngrams)}")
         self.labels = tuple(labels)
         self.source = source
-        self._intercepts = tuple(float(b) for b in intercepts)
-        self._weights = {gram: tuple(float(w) for w in row) for gram, row in weights.items()}
+        rows = {gram: tuple(float(w) for w in row) for gram, row in weights.items()}
         self._pairs = tuple(ngrams) == (1, 2)
         self._tokens = re.compile(token_pattern)
         self._ascii_tokens = _ASCII_TOKENS if token_pattern == DEFAULT_TOKENS else self._tokens
         # Every field's sum stays below the next field: at most one row per word.
-        largest = max((abs(w) for row in self._weights.values() for w in row), default=0.0)
-        if largest * _SCALE >= _OFFSET or (len(self._weights) + 1) * 2 * _OFFSET >= 1 << _FIELD:
+        largest = max((abs(w) for row in rows.values() for w in row), default=0.0)
+        if largest * _SCALE >= _OFFSET or (len(rows) + 1) * 2 * _OFFSET >= 1 << _FIELD:
             raise RuleError(f"{source}: weights too large or too many words to sum exactly")
-        self._packed = {gram: _pack(row) for gram, row in self._weights.items()}
+        self._packed = {gram: _pack(row) for gram, row in rows.items()}
         self._fields = tuple(
             (label, _FIELD * k, round(b * _SCALE))
-            for k, (label, b) in enumerate(zip(self.labels, self._intercepts))
+            for k, (label, b) in enumerate(zip(self.labels, map(float, intercepts)))
         )
 
     def labels_of(self, text: str) -> tuple[str, ...]:
@@ -110,16 +110,6 @@ class StrategyLexicon:
                 if ((total >> shift) & mask) - offsets + b >= 0
             ]
         )
-
-    def to_json(self) -> dict[str, Any]:
-        """The lexicon as :func:`load_strategy_lexicon` reads it (weights as stored)."""
-        return {
-            "token_pattern": self._tokens.pattern,
-            "ngrams": [1, 2] if self._pairs else [1, 1],
-            "labels": list(self.labels),
-            "intercepts": list(self._intercepts),
-            "weights": {gram: list(row) for gram, row in self._weights.items()},
-        }
 
 
 def _pack(row: Sequence[float]) -> int:
