@@ -104,3 +104,5 @@ def test_the_shipped_lexicon_says_where_it_comes_from() -> None:
     assert "CC BY 4.0" in provenance["corpus"]
     assert "the last 100 annotated ones" in provenance["data"]
     assert "--export" in provenance["written_by"]
+    notice = shipped("casino", "LICENSE-strategy-lexicon.txt").read_text(encoding="utf-8")
+    assert "CC BY 4.0" in notice and "Chawla" in notice
