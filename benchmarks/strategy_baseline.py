@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import sys
@@ -201,8 +202,9 @@ def _provenance(path: Path, dialogues: int, utterances: int) -> dict[str, Any]:
 
 
 def _percentile(values: Sequence[float], q: float) -> float:
+    """The nearest-rank ``q``-th percentile (the 25th of 1,000 values for 2.5)."""
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))]
 
 
 def figures(scores: StrategyScores) -> dict[str, Any]:

@@ -64,9 +64,11 @@ class OrderedSearch:
 
 def ordered_search(pattern: str, flags: int) -> OrderedSearch | None:
     """``pattern`` as an :class:`OrderedSearch`, or ``None`` when it is not one: it must
-    start with ``^`` and one or more atomic groups that each start with ``.*?``, and
-    refer to no group of its own (a part searched alone would not see it)."""
-    if not pattern.startswith("^" + _OPEN):
+    start with ``^`` and one or more atomic groups that each start with ``.*?``, refer to
+    no group of its own (a part searched alone would not see it), and have no bar at the
+    top of a part or of the whole (``(?>.*?a|b)``: the ``.*?`` is the first
+    alternative's only, so ``b`` must match where the part starts, not anywhere after)."""
+    if not pattern.startswith("^" + _OPEN) or not _plain_syntax(pattern):
         return None
     parts: list[str] = []
     at = 1
@@ -77,7 +79,7 @@ def ordered_search(pattern: str, flags: int) -> OrderedSearch | None:
         parts.append(pattern[at + len(_OPEN) : end])
         at = end + 1
     tail = pattern[at:]
-    if not parts or any(_refers(p) for p in (*parts, tail)):
+    if not parts or any(_refers(p) or _has_top_bar(p) for p in (*parts, tail)):
         return None
     try:
         return OrderedSearch(regex.compile(pattern, flags), parts, tail)
@@ -90,10 +92,31 @@ def top_alternatives(pattern: str) -> list[str]:
     ``(b|c)``), or ``[pattern]`` when it has one, or when its parts cannot be searched
     apart: a reference to a group, a global inline flag, a pattern ``re`` cannot read."""
     cuts = [k for k, char, depth in _structure(pattern, 0) if char == "|" and depth == 0]
-    if not cuts or _refers(pattern) or pattern_tree(pattern) is None:
+    if not cuts or _refers(pattern) or not _plain_syntax(pattern) or pattern_tree(pattern) is None:
         return [pattern]
     bounds = [-1, *cuts, len(pattern)]
-    return [pattern[a + 1 : b] for a, b in pairwise(bounds)]
+    pieces = [pattern[a + 1 : b] for a, b in pairwise(bounds)]
+    try:  # a cut the scan got wrong leaves a piece that does not compile
+        for piece in pieces:
+            regex.compile(piece, regex.VERSION0)
+    except regex.error:
+        return [pattern]
+    return pieces
+
+
+#: Syntax the scan of parentheses and bars does not follow: verbose mode, whose ``#``
+#: comments may hold them (``(?x: a # b|c )``), and comment groups.
+_UNPLAIN = regex.compile(r"\(\?[a-zA-Z-]*x[a-zA-Z-]*[:)]|\(\?#")
+
+
+def _plain_syntax(pattern: str) -> bool:
+    """Whether ``pattern``'s parentheses and bars are all syntax the scan follows."""
+    return _UNPLAIN.search(pattern) is None
+
+
+def _has_top_bar(pattern: str) -> bool:
+    """Whether ``pattern`` has an alternative at its top level."""
+    return any(char == "|" and depth == 0 for _, char, depth in _structure(pattern, 0))
 
 
 def _group_end(pattern: str, start: int) -> int | None:

@@ -25,6 +25,7 @@ summed as integers, so a decision is exact.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Sequence
 from importlib.resources.abc import Traversable
@@ -64,14 +65,22 @@ class StrategyLexicon:
         ngrams: tuple[int, int] = (1, 2),
         source: str = "<lexicon>",
     ) -> None:
+        if isinstance(labels, str) or not all(isinstance(label, str) for label in labels):
+            raise RuleError(f"{source}: labels must be a list of strings")
+        if len(set(labels)) != len(labels):
+            raise RuleError(f"{source}: a label is listed twice: {list(labels)}")
         if len(intercepts) != len(labels):
             raise RuleError(f"{source}: {len(labels)} labels but {len(intercepts)} intercepts")
+        if not all(_is_number(b) for b in intercepts):
+            raise RuleError(f"{source}: intercepts must be finite numbers")
         for gram, row in weights.items():
             if len(row) != len(labels):
                 raise RuleError(
                     f"{source}: the weights of {gram!r} are {len(row)}, not one per label "
                     f"({len(labels)})"
                 )
+            if not all(_is_number(w) for w in row):
+                raise RuleError(f"{source}: the weights of {gram!r} must be finite numbers")
         if tuple(ngrams) not in ((1, 1), (1, 2)):
             raise RuleError(f"{source}: ngrams must be [1, 1] or [1, 2], not {list(ngrams)}")
         self.labels = tuple(labels)
@@ -112,6 +121,11 @@ class StrategyLexicon:
         )
 
 
+def _is_number(value: object) -> bool:
+    """A finite int or float (not a bool, nor a string of digits)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def _pack(row: Sequence[float]) -> int:
     """A word's weights as one integer: a field per label (see ``_SCALE``)."""
     packed = 0
@@ -150,5 +164,5 @@ def load_strategy_lexicon(path: str | Path | Traversable) -> StrategyLexicon:
         )
     except RuleError:
         raise
-    except (TypeError, ValueError, AttributeError, re.error) as err:
+    except (TypeError, ValueError, AttributeError, OverflowError, re.error) as err:
         raise RuleError(f"{source}: malformed lexicon: {err}") from None

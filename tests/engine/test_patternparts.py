@@ -4,6 +4,7 @@ the whole pattern's."""
 from __future__ import annotations
 
 import pytest
+import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,8 @@ STRATEGIES = load_rules(shipped("strategies.yaml"))
         pytest.param(r"(a)\1|b", [r"(a)\1|b"], id="a-back-reference-keeps-it-whole"),
         pytest.param(r"(?i)a|b", [r"(?i)a|b"], id="a-global-flag-keeps-it-whole"),
         pytest.param(r"^a|b$", ["^a", "b$"], id="anchors-stay-with-their-alternative"),
+        pytest.param("(?x: a # no ) here\n| b)", ["(?x: a # no ) here\n| b)"], id="verbose"),
+        pytest.param(r"(?#a|b)c|d", [r"(?#a|b)c|d"], id="a-comment-keeps-it-whole"),
         pytest.param("plain", ["plain"], id="no-alternative"),
     ],
 )
@@ -42,6 +45,10 @@ def test_top_alternatives(pattern: str, alternatives: list[str]) -> None:
         pytest.param(r"^(?>.*?(a))(?>.*?\1)", id="a-reference-across-parts"),
         pytest.param(r"^(?>.*?a", id="unclosed"),
         pytest.param(r"^a.*?b", id="no-atomic-group"),
+        # The lazy ".*?" is the first alternative's only: "b" must match where it starts.
+        pytest.param(r"^(?>.*?a|b)c", id="a-bar-in-a-part"),
+        pytest.param(r"^(?>.*?a)(?>.*?b)c|d", id="a-bar-at-the-top"),
+        pytest.param(r"^(?>.*?(?x: a # ) )(?>.*?b)", id="verbose"),
     ],
 )
 def test_only_words_in_order_are_chained(pattern: str) -> None:
@@ -88,6 +95,48 @@ def test_a_chain_answers_as_its_pattern(words: list[str], sep: str, k: int) -> N
     chain = CHAINS[k]
     for text in (sep.join(words), " ".join(words) + sep + " ".join(reversed(words))):
         assert chain.search(text) == bool(chain.pattern.search(text)), (text, chain)
+
+
+#: Pieces of pattern for chains made at random: words, boundaries, lookarounds, bars,
+#: groups, anchors and quantifiers.
+ATOMS = ["a", "b", "ab", r"\b", r"\B", "(?<=a)", "(?<!b)", "(?=b)", "|", "(a|b)", "$", r"\Z"]
+ATOMS += ["a+?", "b*", "[ab]", "(?i:A)", r"\s", "^", "(?>a|ab)", "b{1,2}", "."]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(ATOMS), min_size=1, max_size=4), min_size=1, max_size=3),
+    st.lists(st.sampled_from(ATOMS), max_size=3),
+    st.lists(st.text(alphabet="abAB \n\r.", max_size=12), min_size=1, max_size=8),
+)
+def test_any_chain_answers_as_its_pattern(
+    parts: list[list[str]], tail: list[str], texts: list[str]
+) -> None:
+    pattern = "^" + "".join("(?>.*?" + "".join(p) + ")" for p in parts) + "".join(tail)
+    chain = ordered_search(pattern, BASE_FLAGS)
+    if chain is None:  # not a chain it can search apart (or no pattern at all)
+        return
+    for text in texts:
+        assert chain.search(text) == bool(chain.pattern.search(text)), (pattern, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(ATOMS), max_size=4), min_size=1, max_size=4),
+    st.lists(st.text(alphabet="abAB \n.", max_size=12), min_size=1, max_size=8),
+)
+def test_alternatives_apart_answer_as_the_whole(
+    alternatives: list[list[str]], texts: list[str]
+) -> None:
+    pattern = "|".join("".join(a) for a in alternatives)
+    pieces = top_alternatives(pattern)
+    if len(pieces) == 1:
+        return
+    whole = regex.compile(pattern, BASE_FLAGS)
+    apart = [regex.compile(p, BASE_FLAGS) for p in pieces]
+    for text in texts:
+        expected = bool(whole.search(text))
+        assert any(p.search(text) for p in apart) == expected, (pattern, pieces, text)
 
 
 @settings(max_examples=200, deadline=None)

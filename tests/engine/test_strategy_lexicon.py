@@ -49,11 +49,16 @@ def test_a_label_holds_where_its_weights_outweigh_its_intercept(
         pytest.param({**TOY, "extra": 1}, "unknown keys ['extra']", id="unknown-key"),
         pytest.param({"labels": ["small-talk"]}, "missing ['intercepts', 'weights']", id="missing"),
         pytest.param({**TOY, "intercepts": [0.0]}, "2 labels but 1 intercepts", id="intercepts"),
-        pytest.param(
-            {**TOY, "weights": {"x": [1.0]}}, "the weights of 'x' are 1", id="weights"
-        ),
+        pytest.param({**TOY, "weights": {"x": [1.0]}}, "the weights of 'x' are 1", id="weights"),
         pytest.param({**TOY, "ngrams": [1, 3]}, "ngrams must be", id="ngrams"),
         pytest.param([1, 2], "a lexicon is a JSON object", id="not-an-object"),
+        pytest.param({**TOY, "labels": "uv-part"}, "a list of strings", id="labels-a-string"),
+        pytest.param({**TOY, "labels": ["uv-part", "uv-part"]}, "listed twice", id="a-label-twice"),
+        pytest.param({**TOY, "intercepts": [1e999, 0.0]}, "finite numbers", id="infinite"),
+        pytest.param(
+            {**TOY, "weights": {"x": ["0.5", 0.0]}}, "must be finite numbers", id="a-string"
+        ),
+        pytest.param({**TOY, "weights": {"x": [True, 0.0]}}, "finite numbers", id="a-bool"),
     ],
 )
 def test_a_malformed_lexicon_names_its_file(tmp_path: Path, doc: object, message: str) -> None:
