@@ -12,9 +12,7 @@ from typing import Any
 
 from actparse import registry
 from actparse.engine.acts import load_act_space
-from actparse.engine.rulefiles import shipped
-from actparse.engine.strategies import StrategyTagger, load_strategy_rules
-from actparse.engine.strategy_lexicon import load_strategy_lexicon
+from actparse.engine.strategies import StrategyTagger, load_strategy_rules, shipped_lexicon
 from actparse.engine.tags import load_rules
 from actparse.io.records import InputError, read_records
 from actparse.registry import Parser
@@ -52,8 +50,7 @@ def option_parsers(
         # The user's rules in place of the shipped ones; a corpus' learned lexicon stays.
         lexicon_path = getattr(_parser_class(name), "strategy_lexicon", ())
         options["strategies"] = StrategyTagger(
-            load_strategy_rules(strategies),
-            lexicon=load_strategy_lexicon(shipped(*lexicon_path)) if lexicon_path else None,
+            load_strategy_rules(strategies), lexicon=shipped_lexicon(lexicon_path)
         )
     out: dict[str, Parser] = {}
     if lexicon is not None or prices != "cocoa" or name == CORPUS:

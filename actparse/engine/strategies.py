@@ -21,6 +21,7 @@ on, the rules alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
@@ -40,6 +41,7 @@ __all__ = [
     "add_strategies_many",
     "default_tagger",
     "load_strategy_rules",
+    "shipped_lexicon",
     "view",
 ]
 
@@ -143,14 +145,19 @@ class StrategyTagger:
 _default: dict[tuple[str, ...], StrategyTagger] = {}
 
 
+@cache
+def shipped_lexicon(path: tuple[str, ...]) -> StrategyLexicon | None:
+    """A shipped lexicon by the parts of its path under ``rules/`` (``("casino",
+    "strategy_lexicon.json")``), read once per process; ``None`` for ``()``."""
+    return load_strategy_lexicon(shipped(*path)) if path else None
+
+
 def default_tagger(lexicon: tuple[str, ...] = ()) -> StrategyTagger:
     """The tagger of the shipped rules, built once per process; with ``lexicon``, the
-    parts of a shipped lexicon's path under ``rules/`` (``("casino",
-    "strategy_lexicon.json")``), the rules and that lexicon."""
+    path of a shipped lexicon (:func:`shipped_lexicon`), the rules and that lexicon."""
     tagger = _default.get(lexicon)
     if tagger is None:
-        learned = load_strategy_lexicon(shipped(*lexicon)) if lexicon else None
-        tagger = _default[lexicon] = StrategyTagger(lexicon=learned)
+        tagger = _default[lexicon] = StrategyTagger(lexicon=shipped_lexicon(lexicon))
     return tagger
 
 

@@ -45,6 +45,7 @@ _ASCII_TOKENS = re.compile(r"[a-z0-9_]{2,}")
 #: so that a message's words are summed by one ``sum`` of integers for all labels at once.
 _SCALE = 10**5
 _FIELD = 64
+_FIELD_MASK = (1 << _FIELD) - 1
 _OFFSET = 1 << 44
 
 _KEYS = frozenset(
@@ -111,12 +112,11 @@ class StrategyLexicon:
         rows = [row for row in map(self._packed.get, grams) if row is not None]
         total = sum(rows)
         offsets = len(rows) * _OFFSET
-        mask = (1 << _FIELD) - 1
         return tuple(
             [
                 label
                 for label, shift, b in self._fields
-                if ((total >> shift) & mask) - offsets + b >= 0
+                if ((total >> shift) & _FIELD_MASK) - offsets + b >= 0
             ]
         )
 
