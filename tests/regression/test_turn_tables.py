@@ -26,6 +26,8 @@ SHARED = {
     "dealornodeal/val.txt": ("dealornodeal", 562, 3340),
     "casino/casino_valid.json": ("casino", 30, 402),
     "mutualfriends/sample.jsonl": ("mutualfriends", 1, 6),
+    # 15 dialogues, one of them without a single event (so without a row).
+    "mutualfriends/transcripts_sample.json": ("mutualfriends", 14, 102),
 }
 
 

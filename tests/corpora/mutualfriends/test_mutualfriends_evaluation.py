@@ -4,6 +4,7 @@ through (registry, writer contract, decision list, report interface)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from mutualfriends_support import (
@@ -83,6 +84,28 @@ def test_selection_agreement_counts_disagreements() -> None:
         "1 agent 1 selects Fairmont State College",
     )
     assert report.misses() == report.misses(1)
+
+
+@pytest.mark.corpus
+def test_the_real_transcripts_sample(data_dir: Path) -> None:
+    """The 15 real dialogues (the first five of each published split): every dialogue
+    scored, and where the outcome says both found the mutual friend, our selections
+    agree; every select is a turn of its own with its friend."""
+    path = data_dir / "mutualfriends" / "transcripts_sample.json"
+    if not path.is_file():
+        pytest.skip(f"{path} is not there")
+    records = list(read_records(path))
+    report = evaluate_mutualfriends(records)
+    s = report.summary()
+    assert (s["dialogues"], s["scored_dialogues"], s["rewarded_dialogues"]) == (15, 15, 7)
+    assert (s["turns"], s["message_turns"], s["select_turns"]) == (102, 77, 25)
+    assert s["selection_agreement"] == 1.0
+    # A floor: the entities our linker finds in the messages (55 when written).
+    assert s["entity_mentions"] >= 55
+    for record in records:
+        acts = PARSER.parse(record.dialogue())
+        selects = [a for a, t in zip(acts, record.dialogue().turns) if t.action == "select"]
+        assert all(a.intent == "select" and a.entities for a in selects), record.where
 
 
 def test_empty_evaluation_is_all_zero() -> None:
