@@ -184,23 +184,29 @@ def to_frame(
     fmt: str = "auto",
     parsers: Mapping[str, Parser] | None = None,
     after: Mapping[str, Any] | Record | None = None,
+    start: int = 0,
 ) -> pandas.DataFrame:
     """The per-turn table of a file or of records as a pandas ``DataFrame``.
 
     One row per turn and the same columns, with the same dtypes, for every corpus (a
-    column a corpus lacks is null): ``corpus``, ``dialogue_id`` (the corpus' own id, else
-    the file name and the record's position), ``turn``, ``agent``, ``role``, ``action``,
+    column a corpus lacks is null): ``corpus``, ``dialogue_id`` (the dialogue's own id,
+    else its position among the input's records from 0, as text; unique in the table: a
+    repeated id is an :class:`InputError`), ``turn``, ``agent``, ``role``, ``action``,
     ``text``, ``intent`` (native), ``coarse``, ``price``, ``split`` (per item, what each
     agent gets) and ``entities``; :data:`actparse.io.turns.COLUMNS` describes each. Each
     dialogue appears once: a corpus that lists a dialogue once from each side (Deal or
     No Deal) names a key both views share, and a record with the same key as the record
     right before it is that dialogue's other view, left out. The arguments are those of
-    :func:`~actparse.io.turns.iter_turn_rows` (``after``: the record before the first,
-    for a partition of a larger input). Needs pandas (``pip install 'actparse[pandas]'``).
+    :func:`~actparse.io.turns.iter_turn_rows`; for a partition of a larger input,
+    ``after`` is the record before its first and ``start`` the position of its first
+    record in the whole (``to_frame(records[i : i + n], after=records[i - 1], start=i)``),
+    so that its ids are those of the whole. Needs pandas
+    (``pip install 'actparse[pandas]'``).
     """
     pd = _pandas()
     columns: dict[str, list[Any]] = {c.name: [] for c in COLUMNS}
-    for row in iter_turn_rows(source, corpus=corpus, fmt=fmt, parsers=parsers, after=after):
+    rows = iter_turn_rows(source, corpus=corpus, fmt=fmt, parsers=parsers, after=after, start=start)
+    for row in rows:
         for name, values in columns.items():
             values.append(row[name])
     return pd.DataFrame({c.name: pd.Series(columns[c.name], dtype=c.kind.pandas) for c in COLUMNS})
