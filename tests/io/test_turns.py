@@ -287,3 +287,23 @@ def test_a_repeated_dialogue_id_is_refused_naming_both_records(
         result.output.split()
     )
     assert not (tmp_path / "t.csv").exists()
+
+
+def test_cli_per_turn_says_which_dialogues_have_no_rows(fixtures: Path, tmp_path: Path) -> None:
+    """A dialogue without a turn has no row; the count of dialogues is of those with rows,
+    so the summary names the others rather than leaving them out without a word."""
+    records = json.loads((fixtures / "casino_20.json").read_text())
+    empty = [{**r, "dialogue_id": f"empty-{n}", "chat_logs": []} for n, r in enumerate(records[:2])]
+    out = tmp_path / "turns.csv"
+    for given, said in [
+        ([records[0], empty[0]], "(1 dialogue has no turns, so no rows)"),
+        ([empty[0], records[0], empty[1]], "(2 dialogues have no turns, so no rows)"),
+    ]:
+        source = tmp_path / "some_empty.json"
+        source.write_text(json.dumps(given))
+        result = runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        turns = len(records[0]["chat_logs"])
+        assert f"wrote {turns} turns of 1 dialogue {said}" in " ".join(result.output.split())
+    result = runner.invoke(app, ["label", str(fixtures / "casino_20.json"), "--per-turn"])
+    assert "wrote 280 turns of 20 dialogues\n" in result.output  # none without: as it was
