@@ -184,23 +184,29 @@ def to_frame(
     fmt: str = "auto",
     parsers: Mapping[str, Parser] | None = None,
     after: Mapping[str, Any] | Record | None = None,
+    start: int = 0,
 ) -> pandas.DataFrame:
     """The per-turn table of a file or of records as a pandas ``DataFrame``.
 
     One row per turn and the same columns, with the same dtypes, for every corpus (a
-    column a corpus lacks is null): ``corpus``, ``dialogue_id`` (the corpus' own id, else
-    the file name and the record's position), ``turn``, ``agent``, ``role``, ``action``,
+    column a corpus lacks is null): ``corpus``, ``dialogue_id`` (the dialogue's own id,
+    else its position among the input's records from 0, as text; unique in the table: a
+    repeated id is an :class:`InputError`), ``turn``, ``agent``, ``role``, ``action``,
     ``text``, ``intent`` (native), ``coarse``, ``price``, ``split`` (per item, what each
     agent gets) and ``entities``; :data:`actparse.io.turns.COLUMNS` describes each. Each
     dialogue appears once: a corpus that lists a dialogue once from each side (Deal or
     No Deal) names a key both views share, and a record with the same key as the record
     right before it is that dialogue's other view, left out. The arguments are those of
-    :func:`~actparse.io.turns.iter_turn_rows` (``after``: the record before the first,
-    for a partition of a larger input). Needs pandas (``pip install 'actparse[pandas]'``).
+    :func:`~actparse.io.turns.iter_turn_rows`; for a partition of a larger input,
+    ``after`` is the record before its first and ``start`` the position of its first
+    record in the whole (``to_frame(records[i : i + n], after=records[i - 1], start=i)``),
+    so that its ids are those of the whole. Needs pandas
+    (``pip install 'actparse[pandas]'``).
     """
     pd = _pandas()
     columns: dict[str, list[Any]] = {c.name: [] for c in COLUMNS}
-    for row in iter_turn_rows(source, corpus=corpus, fmt=fmt, parsers=parsers, after=after):
+    rows = iter_turn_rows(source, corpus=corpus, fmt=fmt, parsers=parsers, after=after, start=start)
+    for row in rows:
         for name, values in columns.items():
             values.append(row[name])
     return pd.DataFrame({c.name: pd.Series(columns[c.name], dtype=c.kind.pandas) for c in COLUMNS})
@@ -219,24 +225,41 @@ def turns_batch(
     indices: Sequence[int] | None = None,
     parser: Parser | None = None,
 ) -> dict[str, list[Any]]:
-    """Label a batch of columns of any corpus: ``Dataset.map(turns_batch, batched=True,
-    features=...)``, with :func:`turn_features` (plus the input's own) as the features.
+    """Label a batch of columns of any corpus: ``Dataset.map(actparse.turns_batch,
+    batched=True, with_indices=True, features=...)``, with :func:`turn_features` (plus the
+    input's own) as the features.
 
     Returns one column, ``turns``: for each input row, its per-turn rows (the columns of
     :func:`to_frame`), so every input row is labelled, both views of a Deal or No Deal
-    dialogue included. Where a corpus has no dialogue id, it is the dataset's row number
-    when ``map`` is given ``with_indices=True``, else ``batch:N``.
+    dialogue included. A dialogue without an id of its own gets its row's index in the
+    dataset (``indices``, which ``with_indices=True`` passes), as text: the id
+    :func:`to_frame` and ``actparse label --per-turn`` give it, whatever the
+    ``batch_size`` or ``num_proc``. Without indices such a row is an :class:`InputError`
+    (its place in the batch would repeat in every batch).
     """
     size = _batch_size(batch, "turns_batch")
+    if indices is not None and len(indices) != size:
+        raise InputError(
+            f"turns_batch: {len(indices)} indices for a batch of {size} rows (pass the "
+            "indices Dataset.map gives with with_indices=True)"
+        )
     turns: list[list[dict[str, Any]]] = []
     for i in range(size):
         record = _record({name: values[i] for name, values in batch.items()}, "<batch>", i + 1)
         dialogue = record.dialogue()
+        if dialogue.id is not None:
+            ident = str(dialogue.id)
+        elif indices is not None:
+            ident = str(indices[i])
+        else:
+            raise InputError(
+                f"turns_batch: row {i + 1} of the batch has no dialogue id of its own, so "
+                "its id is its index in the dataset, which turns_batch is not given: use "
+                "Dataset.map(actparse.turns_batch, batched=True, with_indices=True, "
+                "features=actparse.turn_features(dataset.features))"
+            )
         acts = (parser or parser_for(dialogue.corpus)).parse(dialogue)
-        ident = dialogue.id
-        if ident is None:
-            ident = str(indices[i]) if indices is not None else f"batch:{i + 1}"
-        turns.append(list(rows_of_dialogue(dialogue, acts, str(ident))))
+        turns.append(list(rows_of_dialogue(dialogue, acts, ident)))
     return {"turns": turns}
 
 

@@ -97,6 +97,15 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def _table_summary(turns: int, dialogues: int, without_turns: int) -> str:
+    """``wrote 102 turns of 14 dialogues (1 dialogue has no turns, so no rows)``."""
+    said = f"wrote {_count(turns, 'turn')} of {_count(dialogues, 'dialogue')}"
+    if without_turns:
+        verb = "has" if without_turns == 1 else "have"
+        said += f" ({_count(without_turns, 'dialogue')} {verb} no turns, so no rows)"
+    return said
+
+
 @app.command()
 def label(
     ctx: typer.Context,
@@ -192,8 +201,8 @@ def label(
                 return
             if per_turn:
                 check_per_turn(ctx, on_error, coarse, jobs)
-                rows, dialogues = label_table(input, output, fmt=fmt.value, overrides=overrides)
-                _say(f"wrote {_count(rows, 'turn')} of {_count(dialogues, 'dialogue')}")
+                counts = label_table(input, output, fmt=fmt.value, overrides=overrides)
+                _say(_table_summary(counts.turns, counts.dialogues, counts.without_turns))
                 return
             # The bar needs a terminal to show on, and stdout free (not the output).
             show_progress = to_file and err.is_terminal

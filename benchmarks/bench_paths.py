@@ -30,6 +30,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 DATA = Path(os.environ.get("ACTPARSE_DATA", Path(__file__).resolve().parents[2] / "shared/data"))
 DEFAULT = DATA / "casino" / "casino_train.json"
@@ -79,7 +80,7 @@ def _dask(path: str, processes: bool) -> dict[str, float]:
     records = list(actparse.read_records(path))
     parts = [
         dask.delayed(actparse.to_frame)(
-            records[i : i + PARTITION[0]], after=records[i - 1] if i else None
+            records[i : i + PARTITION[0]], after=records[i - 1] if i else None, start=i
         )
         for i in range(0, len(records), PARTITION[0])
     ]
@@ -140,6 +141,18 @@ def _run(name: str, path: Path, scratch: Path, partition: int) -> dict[str, floa
     return {**figures, "cpu": _children_cpu() - cpu}
 
 
+#: The fields a record keeps its own dialogue id in (Cocoa's, CaSiNo's).
+ID_FIELDS = ("uuid", "dialogue_id")
+
+
+def _copy(record: Any, k: int) -> Any:
+    """Copy ``k`` of a record, its own id (if any) made distinct: a table refuses an id
+    twice."""
+    if k == 0 or not isinstance(record, dict):
+        return record
+    return {f: f"{v}-copy{k}" if f in ID_FIELDS else v for f, v in record.items()}
+
+
 def _copies(path: Path, copies: int, scratch: Path) -> Path:
     """``path`` repeated ``copies`` times, in its own format: a larger input of the same
     dialogues, so that start-up costs weigh what they would on a real corpus."""
@@ -148,8 +161,14 @@ def _copies(path: Path, copies: int, scratch: Path) -> Path:
     target = scratch / f"{copies}x-{path.name}"
     if path.suffix == ".json":  # a JSON list (Cocoa transcripts, CaSiNo)
         records = json.loads(path.read_text(encoding="utf-8"))
-        target.write_text(json.dumps(records * copies), encoding="utf-8")
-    else:  # one record a line
+        copied = [_copy(r, k) for k in range(copies) for r in records]
+        target.write_text(json.dumps(copied), encoding="utf-8")
+    elif path.suffix == ".jsonl":  # JSON lines
+        lines = path.read_text(encoding="utf-8").splitlines()
+        records = [json.loads(line) for line in lines if line.strip()]
+        copied = [_copy(r, k) for k in range(copies) for r in records]
+        target.write_text("".join(json.dumps(r) + "\n" for r in copied), encoding="utf-8")
+    else:  # a plain-text layout: no ids of its own
         target.write_text(path.read_text(encoding="utf-8") * copies, encoding="utf-8")
     return target
 

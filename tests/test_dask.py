@@ -1,6 +1,7 @@
 """The README's Dask recipe (partitions of records, each labelled by ``to_frame`` with the
-record before it) gives the rows ``actparse label --per-turn`` writes, on a small
-in-process cluster. The README's own example runs in ``tests/test_readme.py``."""
+record before it and its first record's position) gives the rows ``actparse label
+--per-turn`` writes, on a small in-process cluster. The README's own example runs in
+``tests/test_readme.py``."""
 
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ def dask_turns(path: Path, size: int, workers: int = 1, processes: bool = False)
     process or, with ``processes``, worker processes."""
     records = list(actparse.read_records(path))
     parts = [
-        dask.delayed(actparse.to_frame)(records[i : i + size], after=records[i - 1] if i else None)
+        dask.delayed(actparse.to_frame)(
+            records[i : i + size], after=records[i - 1] if i else None, start=i
+        )
         for i in range(0, len(records), size)
     ]
     with (

@@ -42,17 +42,18 @@ def test_turns_batch_is_typed_and_gives_each_rows_table(fixtures: Path, corpus: 
     assert mapped.column_names == [*dataset.column_names, "turns"]
     assert len(mapped) == len(dataset)  # one output row per input row, both views included
     for index, (raw, turns) in enumerate(zip(dataset, mapped["turns"])):
-        alone = list(actparse.iter_turn_rows([raw]))
-        own_id = alone[0]["dialogue_id"]
-        ident = own_id if not own_id.startswith("<records>") else str(index)
-        assert turns == [{**row, "dialogue_id": ident} for row in alone]
+        # Alone, at its index: the id is its own, else that index.
+        assert turns == list(actparse.iter_turn_rows([raw], start=index))
         assert {t["corpus"] for t in turns} == {corpus}
 
 
 def test_splits_come_out_as_typed_lists(fixtures: Path) -> None:
     dataset = _dataset(fixtures / LAYOUTS["dealornodeal"])
     mapped = dataset.map(
-        actparse.turns_batch, batched=True, features=actparse.turn_features(dataset.features)
+        actparse.turns_batch,
+        batched=True,
+        with_indices=True,
+        features=actparse.turn_features(dataset.features),
     )
     pa = pytest.importorskip("pyarrow")
     split = mapped.with_format("arrow")["turns"].type.value_type.field("split").type
@@ -64,11 +65,28 @@ def test_splits_come_out_as_typed_lists(fixtures: Path) -> None:
     assert first["split"][0] == {"item": "book", "agent_0": 1, "agent_1": 0}
 
 
-def test_without_indices_the_id_is_the_place_in_the_batch(fixtures: Path) -> None:
+def test_without_indices_a_row_without_an_id_is_refused(fixtures: Path) -> None:
+    """Its place in the batch would be its id, the same in every batch (``batch:1`` was):
+    the message says how to pass the indices."""
     records = [r.raw for r in actparse.read_records(fixtures / LAYOUTS["craigslist"])][:2]
     batch = {key: [r[key] for r in records] for key in records[0]}
+    with pytest.raises(actparse.InputError) as refused:
+        actparse.turns_batch(batch)
+    message = str(refused.value)
+    assert message.startswith("turns_batch: row 1 of the batch has no dialogue id of its own")
+    assert "Dataset.map(actparse.turns_batch, batched=True, with_indices=True," in message
+    dataset = datasets.Dataset.from_list(records)
+    with pytest.raises(actparse.InputError, match=r"with_indices=True"):
+        dataset.map(actparse.turns_batch, batched=True)
+    turns = actparse.turns_batch(batch, [7, 8])["turns"]
+    assert [t[0]["dialogue_id"] for t in turns] == ["7", "8"]
+
+
+def test_without_indices_a_row_with_its_own_id_keeps_it(fixtures: Path) -> None:
+    records = [r.raw for r in actparse.read_records(fixtures / LAYOUTS["casino"])][:2]
+    batch = {key: [r[key] for r in records] for key in records[0]}
     turns = actparse.turns_batch(batch)["turns"]
-    assert [t[0]["dialogue_id"] for t in turns] == ["batch:1", "batch:2"]
+    assert [t[0]["dialogue_id"] for t in turns] == [str(r["dialogue_id"]) for r in records]
 
 
 def test_label_batch_points_to_turns_batch_for_other_formats(fixtures: Path) -> None:

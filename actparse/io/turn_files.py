@@ -17,7 +17,7 @@ import itertools
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from actparse import registry
 from actparse.io.batch import encode_line
@@ -26,9 +26,16 @@ from actparse.io.messages import describe
 from actparse.io.output import open_output, to_stdout
 from actparse.io.parquet import BATCH_ROWS, is_parquet, require_pyarrow
 from actparse.io.records import InputError, open_text
-from actparse.io.turns import COLUMNS, Row, column_names, iter_turn_rows
+from actparse.io.turns import COLUMNS, Row, column_names, iter_dialogue_rows
 
-__all__ = ["arrow_schema", "is_csv", "label_table", "read_turn_table", "write_turn_table"]
+__all__ = [
+    "TableCounts",
+    "arrow_schema",
+    "is_csv",
+    "label_table",
+    "read_turn_table",
+    "write_turn_table",
+]
 
 
 def is_csv(path: str | Path) -> bool:
@@ -162,25 +169,30 @@ def read_turn_table(path: str | Path) -> Iterator[Row]:
                 yield json.loads(line)
 
 
+class TableCounts(NamedTuple):
+    """What :func:`label_table` wrote: the rows (turns), the dialogues with rows, and the
+    dialogues without a turn, which have no rows."""
+
+    turns: int
+    dialogues: int
+    without_turns: int
+
+
 def label_table(
     path: str | Path,
     output: str | Path | None,
     *,
     fmt: str = "auto",
     overrides: Mapping[str, registry.Parser] | None = None,
-) -> tuple[int, int]:
+) -> TableCounts:
     """Write the per-turn table of ``path`` to ``output`` (see :func:`write_turn_table`),
-    streamed; returns the rows and the dialogues written."""
-    dialogues = [0]
-    last: list[str | None] = [None]
+    streamed; returns what was written."""
+    dialogues = [0, 0]  # with rows, without
 
-    def counted(rows: Iterable[Row]) -> Iterator[Row]:
-        for row in rows:
-            if row["dialogue_id"] != last[0]:
-                last[0] = row["dialogue_id"]
-                dialogues[0] += 1
-            yield row
+    def rows() -> Iterator[Row]:
+        for tabled in iter_dialogue_rows(path, fmt=fmt, parsers=overrides):
+            dialogues[0 if tabled.rows else 1] += 1
+            yield from tabled.rows
 
-    rows = iter_turn_rows(path, fmt=fmt, parsers=overrides)
-    written = write_turn_table(counted(rows), output, inputs=[path])
-    return written, dialogues[0]
+    written = write_turn_table(rows(), output, inputs=[path])
+    return TableCounts(written, *dialogues)

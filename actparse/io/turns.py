@@ -16,6 +16,18 @@ two parties starting with the first writer's). A record whose key equals that of
 record right before it is the other view of that dialogue and gives no rows; so the
 table keeps each dialogue's first view, and a dialogue recorded from one side only is
 kept too. Only the previous record's key is held, so the rows stream.
+
+**One id per dialogue.** A dialogue's ``dialogue_id`` is its own id where its record has
+one (:attr:`~actparse.models.Dialogue.id`: Cocoa's ``uuid``, CaSiNo's ``dialogue_id``),
+else its position among the input's records, from 0, as text (``"0"``, ``"1"``, ...): for
+a file, how many records come before it (blank lines are no records; for a JSON list,
+its index; for Parquet, its row); for records given in memory, its place among them
+(plus ``start``, for a partition of a larger input). That is the index
+``Dataset.map(..., with_indices=True)`` gives ``actparse.turns_batch``, so every path
+gives a dialogue the same id. A second view takes up a position but gets no rows. An id
+that repeats one already tabled is an :class:`InputError` naming both records; for this
+the ids tabled are held, each with where it was first seen (one small entry per
+dialogue, never the rows).
 """
 
 from __future__ import annotations
@@ -37,8 +49,10 @@ __all__ = [
     "Kind",
     "Row",
     "Source",
+    "Tabled",
     "TurnInContext",
     "column_names",
+    "iter_dialogue_rows",
     "iter_turn_rows",
     "rows_of_dialogue",
 ]
@@ -207,8 +221,9 @@ COLUMNS: tuple[Column, ...] = (
         "dialogue_id",
         TEXT,
         lambda t: t.dialogue_id,
-        "the corpus' own id where it has one, else the file name and the record's "
-        "position (`validation.jsonl:12`; for a JSON list, the dialogue's position in it)",
+        "the dialogue's own id where its record has one, else its position among the "
+        "input's records, from 0 (`12`: twelve records come before it; the row index of "
+        "`Dataset.map(..., with_indices=True)`); unique in a table",
     ),
     Column("turn", INTEGER, lambda t: t.turn.index, "the turn's position in its dialogue"),
     Column("agent", INTEGER, lambda t: t.turn.agent, "the writer, 0 or 1"),
@@ -254,6 +269,15 @@ def rows_of_dialogue(dialogue: Dialogue, acts: Iterable[Act], dialogue_id: str) 
 Source = str | Path | Iterable[Mapping[str, Any] | Record]
 
 
+class Tabled(NamedTuple):
+    """One dialogue of the table: its record, its ``dialogue_id`` and its rows (none for a
+    dialogue without turns)."""
+
+    record: Record
+    dialogue_id: str
+    rows: list[Row]
+
+
 def iter_turn_rows(
     source: Source,
     *,
@@ -261,6 +285,7 @@ def iter_turn_rows(
     fmt: str = "auto",
     parsers: Mapping[str, registry.Parser] | None = None,
     after: Mapping[str, Any] | Record | None = None,
+    start: int = 0,
 ) -> Iterator[Row]:
     """The per-turn rows of a file or of records, in input order, streamed.
 
@@ -268,15 +293,38 @@ def iter_turn_rows(
     iterable of raw records (dicts of any supported format, a ``datasets.Dataset``) or
     :class:`~actparse.io.records.Record`\\ s. ``corpus`` names the corpus the records
     must be of (``None``: any; a record of another is an :class:`InputError`).
-    ``parsers`` overrides the shipped parser of a corpus. ``after`` is the record right
-    before the first one (the last record of the previous partition), so that a
-    dialogue's second view at the start of a partition is still recognized (see the
-    module's description). A record that cannot be read or labelled stops the
-    iteration with an :class:`InputError` naming it.
+    ``parsers`` overrides the shipped parser of a corpus. For a partition of a larger
+    input, ``after`` is the record right before the first one (the last record of the
+    previous partition), so that a dialogue's second view at the start of the partition
+    is still recognized, and ``start`` is the position of the first record in the whole
+    input (how many records come before it), so that a dialogue without an id of its own
+    gets the id it has in the whole (see the module's description). A record that
+    cannot be read or labelled, or whose dialogue id repeats one already tabled, stops
+    the iteration with an :class:`InputError` naming it.
     """
+    for tabled in iter_dialogue_rows(
+        source, corpus=corpus, fmt=fmt, parsers=parsers, after=after, start=start
+    ):
+        yield from tabled.rows
+
+
+def iter_dialogue_rows(
+    source: Source,
+    *,
+    corpus: str | None = None,
+    fmt: str = "auto",
+    parsers: Mapping[str, registry.Parser] | None = None,
+    after: Mapping[str, Any] | Record | None = None,
+    start: int = 0,
+) -> Iterator[Tabled]:
+    """The dialogues of the table, each with its rows, in input order, streamed: what
+    :func:`iter_turn_rows` flattens (the arguments are its own). A second view is left
+    out; a dialogue without turns is there, with no rows."""
     chosen = parsers or {}
-    previous = None if after is None else _view(_as_record(after, fmt, "<after>", 0))
-    for record in _records(source, fmt):
+    previous = None if after is None else _view(_as_record(after, fmt, "<after>", start))
+    # Each id tabled, and where it was first seen (the source's name is shared, not copied).
+    seen: dict[str, tuple[str, int]] = {}
+    for position, record in enumerate(_records(source, fmt, start), start):
         if corpus is not None and record.corpus != corpus:
             title = registry.get(corpus).title
             raise InputError(
@@ -288,15 +336,17 @@ def iter_turn_rows(
         if key is not None and key == previous:
             continue  # the other view of the dialogue just tabled
         previous = key
+        ident = str(position) if dialogue.id is None else str(dialogue.id)
+        here = (record.source, record.line)
+        first = seen.setdefault(ident, here)
+        if first is not here:
+            raise InputError(
+                f"{record.where}: dialogue id {ident!r} was given already, to the dialogue "
+                f"at {first[0]}:{first[1]}, and a table needs one id per dialogue: leave "
+                "out the repeated record, or give each dialogue an id of its own"
+            )
         parser = chosen.get(dialogue.corpus) or registry.shipped_parser(dialogue.corpus)
-        ident = dialogue.id if dialogue.id is not None else _position(record)
-        yield from rows_of_dialogue(dialogue, parser.parse(dialogue), str(ident))
-
-
-def _position(record: Record) -> str:
-    """A dialogue id from where the record is: the file's name and the line (for a JSON
-    list, the dialogue's position in it; for records given in memory, the position)."""
-    return f"{Path(record.source).name}:{record.line}"
+        yield Tabled(record, ident, list(rows_of_dialogue(dialogue, parser.parse(dialogue), ident)))
 
 
 def _view_key(dialogue: Dialogue) -> Any:
@@ -308,11 +358,13 @@ def _view(record: Record) -> Any:
     return _view_key(record.dialogue())
 
 
-def _records(source: Source, fmt: str) -> Iterator[Record]:
+def _records(source: Source, fmt: str, start: int = 0) -> Iterator[Record]:
+    """The records of a file, or of records given in memory (a raw one is named
+    ``<records>:N``, N its position in the whole input counted from 1)."""
     if isinstance(source, str | Path):
         yield from read_records(source, fmt)
         return
-    for number, item in enumerate(source, 1):
+    for number, item in enumerate(source, start + 1):
         yield _as_record(item, fmt, "<records>", number)
 
 

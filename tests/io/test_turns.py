@@ -55,9 +55,9 @@ def test_each_column_holds_what_its_corpus_has(fixtures: Path) -> None:
     assert set(offers) == {("offer", "offer"), (None, None)}
 
     hf = list(iter_turn_rows(fixtures / "craigslist_validation_20.jsonl"))
-    # The HF export has no id: the file name and the line.
-    assert hf[0]["dialogue_id"] == "craigslist_validation_20.jsonl:1"
-    assert hf[-1]["dialogue_id"] == "craigslist_validation_20.jsonl:20"
+    # The HF export has no id: the record's position among the file's records, from 0.
+    assert hf[0]["dialogue_id"] == "0"
+    assert hf[-1]["dialogue_id"] == "19"
 
     dond = list(iter_turn_rows(fixtures / "dealornodeal_val_20.txt"))
     proposal = next(r for r in dond if r["split"])
@@ -73,10 +73,11 @@ def test_each_column_holds_what_its_corpus_has(fixtures: Path) -> None:
 
 
 def test_deal_or_no_deal_dialogues_appear_once(fixtures: Path) -> None:
-    # Line 1 is one side only; lines 2-19 are nine dialogues, each from both sides.
+    # Line 1 is one side only; lines 2-19 are nine dialogues, each from both sides. The
+    # id is the position of the view tabled (the second takes up a position too).
     rows = list(iter_turn_rows(fixtures / "dealornodeal_val_20.txt"))
     ids = list(dict.fromkeys(r["dialogue_id"] for r in rows))
-    assert ids == [f"dealornodeal_val_20.txt:{n}" for n in (1, 2, *range(4, 20, 2))]
+    assert ids == [str(n) for n in (0, 1, *range(3, 19, 2))]
 
 
 def test_a_partition_starting_with_a_second_view_is_told_by_after(fixtures: Path) -> None:
@@ -84,23 +85,29 @@ def test_a_partition_starting_with_a_second_view_is_told_by_after(fixtures: Path
     whole = list(iter_turn_rows(records))
     # Line 3 is the second view of line 2: a partition starting there needs line 2.
     head, tail = records[:2], records[2:]
-    split = [*iter_turn_rows(head), *iter_turn_rows(tail, after=records[1])]
+    split = [*iter_turn_rows(head), *iter_turn_rows(tail, after=records[1], start=2)]
     assert split == whole
-    naive = [*iter_turn_rows(head), *iter_turn_rows(tail)]
+    naive = [*iter_turn_rows(head), *iter_turn_rows(tail, start=2)]
     assert len(naive) > len(whole)  # without it line 3 is tabled again
+    # Without start the partition's ids count from 0 again, repeating the head's.
+    unplaced = [*iter_turn_rows(head), *iter_turn_rows(tail, after=records[1])]
+    assert len({r["dialogue_id"] for r in unplaced}) < len({r["dialogue_id"] for r in whole})
 
 
 def test_the_second_view_is_told_whichever_comes_first(fixtures: Path) -> None:
     records = list(read_records(fixtures / "dealornodeal_val_20.txt"))
     swapped = [records[2], records[1]]
     rows = list(iter_turn_rows(swapped))
-    assert {r["dialogue_id"] for r in rows} == {"dealornodeal_val_20.txt:3"}
+    assert {r["dialogue_id"] for r in rows} == {"0"}
 
 
 def test_records_given_in_memory_get_their_position_as_id(fixtures: Path) -> None:
     raws = [r.raw for r in read_records(fixtures / "craigslist_validation_20.jsonl")][:3]
     ids = list(dict.fromkeys(r["dialogue_id"] for r in iter_turn_rows(raws)))
-    assert ids == ["<records>:1", "<records>:2", "<records>:3"]
+    assert ids == ["0", "1", "2"]
+    # A partition of a larger input: start is its first record's position in the whole.
+    later = list(dict.fromkeys(r["dialogue_id"] for r in iter_turn_rows(raws, start=40)))
+    assert later == ["40", "41", "42"]
 
 
 def test_a_record_of_another_corpus_is_named(fixtures: Path) -> None:
@@ -232,7 +239,7 @@ def test_a_row_a_format_cannot_hold_is_named(
     out = tmp_path / f"turns{suffix}"
     result = runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out)])
     assert result.exit_code == 1
-    assert f"dialogue odd.jsonl:1, turn 1: cannot be written to {what}: contains" in (result.output)
+    assert f"dialogue 0, turn 1: cannot be written to {what}: contains" in (result.output)
     assert not out.exists() and not list(tmp_path.glob(".*.part"))
 
 
@@ -241,9 +248,62 @@ def test_a_parquet_input_gives_the_rows_of_its_json_lines(fixtures: Path, tmp_pa
     source = fixtures / "craigslist_validation_20.jsonl"
     as_parquet = tmp_path / "craigslist_validation_20.parquet"
     assert runner.invoke(app, ["label", str(source), "-o", str(as_parquet)]).exit_code == 0
-    rows = list(iter_turn_rows(as_parquet))
-    expected = list(iter_turn_rows(source))
-    assert [r["dialogue_id"] for r in rows] == [
-        r["dialogue_id"].replace(".jsonl", ".parquet") for r in expected
-    ]
-    assert [{**r, "dialogue_id": ""} for r in rows] == [{**r, "dialogue_id": ""} for r in expected]
+    # Ids included: a Parquet row's position is its row, as a JSON line's is its record.
+    assert list(iter_turn_rows(as_parquet)) == list(iter_turn_rows(source))
+
+
+def test_a_blank_line_is_no_record_so_takes_no_position(fixtures: Path, tmp_path: Path) -> None:
+    lines = (fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()[:2]
+    source = tmp_path / "gappy.jsonl"
+    source.write_text(f"\n{lines[0]}\n\n\n{lines[1]}\n")
+    ids = list(dict.fromkeys(r["dialogue_id"] for r in iter_turn_rows(source)))
+    assert ids == ["0", "1"]
+
+
+def test_a_repeated_dialogue_id_is_refused_naming_both_records(
+    fixtures: Path, tmp_path: Path
+) -> None:
+    """Two records with the same own id would be one dialogue to every groupby."""
+    records = json.loads((fixtures / "casino_20.json").read_text())
+    source = tmp_path / "twice.json"
+    source.write_text(json.dumps([records[0], records[1], records[0]]))
+    ident = str(records[0]["dialogue_id"])
+    with pytest.raises(InputError) as refused:
+        list(iter_turn_rows(source))
+    assert str(refused.value).startswith(
+        f"{source}:3: dialogue id {ident!r} was given already, to the dialogue at {source}:1"
+    )
+    assert "give each dialogue an id of its own" in str(refused.value)
+    # An own id may also repeat the position another record gets as its id.
+    own_two = [
+        {**records[0], "dialogue_id": 2},
+        *(r.raw for r in read_records(fixtures / "craigslist_validation_20.jsonl")),
+    ][:3]
+    with pytest.raises(InputError, match=r"^<records>:3: dialogue id '2' was given already"):
+        list(iter_turn_rows(own_two))
+    result = runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(tmp_path / "t.csv")])
+    assert result.exit_code == 1
+    assert f"twice.json:3: dialogue id {ident!r} was given already" in " ".join(
+        result.output.split()
+    )
+    assert not (tmp_path / "t.csv").exists()
+
+
+def test_cli_per_turn_says_which_dialogues_have_no_rows(fixtures: Path, tmp_path: Path) -> None:
+    """A dialogue without a turn has no row; the count of dialogues is of those with rows,
+    so the summary names the others rather than leaving them out without a word."""
+    records = json.loads((fixtures / "casino_20.json").read_text())
+    empty = [{**r, "dialogue_id": f"empty-{n}", "chat_logs": []} for n, r in enumerate(records[:2])]
+    out = tmp_path / "turns.csv"
+    for given, said in [
+        ([records[0], empty[0]], "(1 dialogue has no turns, so no rows)"),
+        ([empty[0], records[0], empty[1]], "(2 dialogues have no turns, so no rows)"),
+    ]:
+        source = tmp_path / "some_empty.json"
+        source.write_text(json.dumps(given))
+        result = runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        turns = len(records[0]["chat_logs"])
+        assert f"wrote {turns} turns of 1 dialogue {said}" in " ".join(result.output.split())
+    result = runner.invoke(app, ["label", str(fixtures / "casino_20.json"), "--per-turn"])
+    assert "wrote 280 turns of 20 dialogues\n" in result.output  # none without: as it was
