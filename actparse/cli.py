@@ -19,6 +19,7 @@ from rich.text import Text
 
 from actparse import __version__, registry
 from actparse.api import evaluate_path, label_records
+from actparse.cli_exits import FAILED, TROUBLE
 from actparse.cli_options import (
     AUTO_CORPUS,
     AUTO_FORMAT,
@@ -81,11 +82,11 @@ def _say(message: str) -> None:
 
 
 def _fail(exc: Exception) -> NoReturn:
-    """End the run with a message in words (exit 1); a closed pipe ends it quietly."""
+    """End the run with a message in words (exit 2); a closed pipe ends it quietly."""
     if isinstance(exc, BrokenPipeError):
         raise exc  # for run(): not an error of the run
     err.print(Text.assemble(("error:", "bold red"), " ", describe(exc)), highlight=False)
-    raise typer.Exit(code=1)
+    raise typer.Exit(code=TROUBLE)
 
 
 #: What a command reports as an error of the run, rather than as a bug.
@@ -145,9 +146,10 @@ def label(
         OnError,
         typer.Option(
             "--on-error",
-            help="'stop': the first bad record stops the run (exit 1, no output file left). "
-            "'keep': every input record is written, bad ones unchanged with an "
-            "'actparse_error' field, and a count is printed at the end.",
+            help=f"'stop': the first bad record stops the run (exit {TROUBLE}, no output file "
+            "left). 'keep': every input record is written, bad ones unchanged with an "
+            "'actparse_error' field, and a count is printed at the end (exit "
+            f"{FAILED} when no record could be labelled).",
         ),
     ] = OnError.stop,
     per_turn: Annotated[
@@ -224,6 +226,9 @@ def label(
             f"{summary.errors} of {summary.records} records could not be labelled; "
             "they were written unchanged with an 'actparse_error' field"
         )
+        if summary.errors == summary.records:
+            _say("error: no record could be labelled")
+            raise typer.Exit(code=FAILED)
     if summary.unknown_actions:
         _say(
             f"note: {summary.unknown_actions} non-message turns have no recorded action (an "
@@ -268,7 +273,8 @@ def eval_command(
         float | None,
         typer.Option(
             "--min-agreement",
-            help=f"Exit with status 2 when the headline figure is below this: {_headlines()}.",
+            help=f"Exit with status {FAILED} when the headline figure is below this: "
+            f"{_headlines()}.",
             min=0.0,
             max=1.0,
         ),
@@ -325,7 +331,7 @@ def eval_command(
         score = report.headline_value()
         if score < min_agreement:
             _say(f"{report.headline} {score:.4f} is below --min-agreement {min_agreement}")
-            raise typer.Exit(code=2)
+            raise typer.Exit(code=FAILED)
 
 
 @app.command()
@@ -422,5 +428,10 @@ def train_prices(
 
 def main() -> None:
     """Console-script entry point (``python -m actparse`` too: the completion scripts
-    typer writes name the program, so it is ``actparse`` either way)."""
-    app(prog_name="actparse")
+    typer writes name the program, so it is ``actparse`` either way). A bug exits with 2,
+    not Python's 1, which says "below the floor" here; typer's hook prints its traceback."""
+    try:
+        app(prog_name="actparse")
+    except Exception as bug:
+        sys.excepthook(type(bug), bug, bug.__traceback__)
+        raise SystemExit(TROUBLE) from None

@@ -15,6 +15,8 @@ from typing import Any
 import typer
 from rich.console import Console
 
+from actparse.cli_exits import CLOSED_PIPE, signal_status
+
 __all__ = ["StdoutConsole", "run", "silence_stdout"]
 
 
@@ -65,9 +67,9 @@ def run() -> Iterator[None]:
         sys.stdout.flush()  # a closed pipe shows here at the latest, not at exit
     except BrokenPipeError:
         silence_stdout()
-        raise typer.Exit(code=128 + 13) from None
+        raise typer.Exit(code=CLOSED_PIPE) from None
     except _Signalled as signalled:
-        raise typer.Exit(code=128 + signalled.signum) from None
+        raise typer.Exit(code=signal_status(signalled.signum)) from None
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
@@ -89,3 +91,4 @@ def silence_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError, io.UnsupportedOperation):  # no file descriptor (tests)
         pass
+

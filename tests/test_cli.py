@@ -46,7 +46,7 @@ def test_label_bad_input_fails_naming_the_line_and_leaves_no_file(tmp_path: Path
     source.write_text('{"utterance": []}\n{oops\n')
     out = tmp_path / "out.jsonl"
     result = runner.invoke(app, ["label", str(source), "-o", str(out)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "bad.jsonl:1" in result.output
     assert not out.exists() and not list(tmp_path.glob(".*part"))
 
@@ -88,12 +88,12 @@ def test_eval_report_and_min_agreement(fixtures: Path) -> None:
     assert runner.invoke(app, ["eval", source, "--min-agreement", "0.5"]).exit_code == 0
     failing = runner.invoke(app, ["eval", source, "--min-agreement", "1.0", "--json"])
     figures = json.loads(failing.stdout.splitlines()[0])["figures"]
-    assert failing.exit_code == (2 if figures["message_joint_agreement"] < 1.0 else 0)
+    assert failing.exit_code == (1 if figures["message_joint_agreement"] < 1.0 else 0)
 
 
 def test_eval_without_reference_acts_says_so(fixtures: Path) -> None:
     result = runner.invoke(app, ["eval", str(fixtures / "craigslist_transcripts_20.json")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "no reference acts" in result.output
 
 
