@@ -20,6 +20,7 @@ from rich.text import Text
 from actparse import __version__, registry
 from actparse.api import evaluate_path, label_records
 from actparse.cli_exits import FAILED, TROUBLE
+from actparse.cli_help import CONTEXT, Command, Group, epilog
 from actparse.cli_options import (
     AUTO_CORPUS,
     AUTO_FORMAT,
@@ -51,6 +52,9 @@ app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode="markdown",
     pretty_exceptions_show_locals=False,  # a bug's traceback must not print the records
+    cls=Group,
+    context_settings=CONTEXT,
+    epilog=epilog(),
 )
 err = Console(stderr=True, soft_wrap=True)
 
@@ -98,7 +102,7 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-@app.command()
+@app.command(cls=Command, epilog=epilog("label"))
 def label(
     ctx: typer.Context,
     input: Annotated[
@@ -170,7 +174,7 @@ def label(
 
     Every input record keeps all its fields. Craigslist HF records get `dialogue_acts`
     (intent '' and price -1.0 where none), Craigslist Cocoa transcripts get `metadata`
-    {intent, price} on each event; Deal or No Deal, CaSiNo and MutualFriends records get
+    (an intent and a price) on each event; Deal or No Deal, CaSiNo and MutualFriends records get
     an `acts` list (or event `metadata` for transcripts). JSON lines are streamed record
     by record; a JSON list (Cocoa transcripts, CaSiNo) is loaded whole. Non-message turns
     of the Craigslist HF test export have lost their action (offer, accept, reject,
@@ -252,7 +256,7 @@ def _headlines() -> str:
     return ", ".join(f"{c.headline} ({c.title})" for c in registry.corpora())
 
 
-@app.command("eval")
+@app.command("eval", cls=Command, epilog=epilog("eval"))
 def eval_command(
     input: Annotated[
         Path,
@@ -334,7 +338,7 @@ def eval_command(
             raise typer.Exit(code=FAILED)
 
 
-@app.command()
+@app.command(cls=Command, epilog=epilog("report"))
 def report(
     inputs: Annotated[list[Path], typer.Argument(help="Files to report on, any corpus each.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")],
@@ -356,7 +360,7 @@ def report(
     _say(f"wrote {output} ({size / 1e6:.1f} MB) from {_count(len(inputs), 'input')}")
 
 
-@app.command("train-prices")
+@app.command("train-prices", cls=Command, epilog=epilog("train-prices"))
 def train_prices(
     inputs: Annotated[
         list[Path], typer.Argument(help="Transcripts to learn from.", exists=True, dir_okay=False)

@@ -36,6 +36,19 @@ def test_the_readme_says_no_longer_that_errors_exit_with_1() -> None:
     assert "`--min-agreement X` exits with status 1" in readme
 
 
+@pytest.mark.parametrize("command", [None, *COMMANDS], ids=["top-level", *COMMANDS])
+def test_every_help_shows_its_exit_statuses(command: str | None) -> None:
+    args = [*([command] if command else []), "--help"]
+    result = runner.invoke(app, args, prog_name="actparse", env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "Exit status" in result.output
+    for row in EXIT_STATUSES:
+        if row.applies_to(command):
+            assert re.search(rf"^\s*{re.escape(row.status)}\s", result.output, re.MULTILINE)
+    has_one = re.search(r"^\s*1\s+the run finished", result.output, re.MULTILINE) is not None
+    assert has_one == (command in (None, "label", "eval"))
+
+
 # ---------------------------------------------------------------------------------------
 # Each status, for each command where it applies
 # ---------------------------------------------------------------------------------------
