@@ -35,7 +35,7 @@ from actparse.cli_options import (
     StrategiesOpt,
     check_per_turn,
 )
-from actparse.cli_run import StdoutConsole, run
+from actparse.cli_run import StdoutConsole, run, stdin_is_data
 from actparse.engine.rulefiles import RuleError
 from actparse.io.batch import WorkerDied, label_path, usable_cpus
 from actparse.io.destination import Destination
@@ -109,8 +109,9 @@ def label(
         Path | None,
         typer.Argument(
             help="Dialogues to label: JSON lines or a JSON list ('.gz' is read "
-            "compressed) or '.parquet'; '-' reads standard input. Without it, a small "
-            "bundled sample is labelled and shown as a table.",
+            "compressed) or '.parquet'; '-' reads standard input. Without it: standard "
+            "input when it is a pipe or a file ('cat val.txt | actparse label'), else (a "
+            "terminal, /dev/null) a small bundled sample, labelled and shown as a table.",
             # Not exists=True: typer's check turns '-' into a Path before comparing it with
             # '-', so it would refuse standard input; a missing file is an OSError below.
             dir_okay=False,
@@ -182,6 +183,8 @@ def label(
     actions matter.
     """
     to_file = not to_stdout(output)
+    if input is None and stdin_is_data():
+        input = Path("-")  # as jq does; the sample is for a terminal
     with run():
         try:
             overrides = option_parsers(

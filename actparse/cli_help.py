@@ -35,6 +35,7 @@ _EXAMPLES: dict[str | None, tuple[str, ...]] = {
     "label": (
         "actparse label                                   # the bundled sample (at a terminal)",
         "actparse label dialogues.jsonl -o labelled.jsonl --jobs 2",
+        "cat val.txt | actparse label --format dealornodeal > labelled.jsonl",
         "actparse label - < dialogues.jsonl | head -n 1",
         "actparse label dialogues.jsonl.gz -o labelled.parquet --on-error keep",
         "actparse label val.txt --per-turn -o turns.csv",

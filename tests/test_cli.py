@@ -7,8 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+from actparse import cli
 from actparse.cli import app
 from actparse.reports import JSON_KEYS
 
@@ -22,7 +24,8 @@ def test_help_explains_each_command() -> None:
         assert command in result.output
 
 
-def test_label_without_input_shows_the_bundled_sample() -> None:
+def test_label_without_input_shows_the_bundled_sample(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "stdin_is_data", lambda: False)  # as at a terminal
     result = runner.invoke(app, ["label"])
     assert result.exit_code == 0, result.output
     assert "init-price" in result.output and "counter-price" in result.output
@@ -137,8 +140,6 @@ def test_version_is_printed() -> None:
 def test_jobs_default_to_the_cpus_this_process_may_use() -> None:
     import inspect
     import os
-
-    from actparse import cli
 
     default = inspect.signature(cli.label).parameters["jobs"].default
     expected = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
