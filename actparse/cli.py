@@ -19,6 +19,8 @@ from rich.text import Text
 
 from actparse import __version__, registry
 from actparse.api import evaluate_path, label_records
+from actparse.cli_exits import FAILED, TROUBLE
+from actparse.cli_help import CONTEXT, Command, Group, epilog
 from actparse.cli_options import (
     AUTO_CORPUS,
     AUTO_FORMAT,
@@ -33,7 +35,7 @@ from actparse.cli_options import (
     StrategiesOpt,
     check_per_turn,
 )
-from actparse.cli_run import StdoutConsole, run
+from actparse.cli_run import StdoutConsole, run, stdin_is_data
 from actparse.engine.rulefiles import RuleError
 from actparse.io.batch import WorkerDied, label_path, usable_cpus
 from actparse.io.destination import Destination
@@ -50,6 +52,9 @@ app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode="markdown",
     pretty_exceptions_show_locals=False,  # a bug's traceback must not print the records
+    cls=Group,
+    context_settings=CONTEXT,
+    epilog=epilog(),
 )
 err = Console(stderr=True, soft_wrap=True)
 
@@ -81,11 +86,11 @@ def _say(message: str) -> None:
 
 
 def _fail(exc: Exception) -> NoReturn:
-    """End the run with a message in words (exit 1); a closed pipe ends it quietly."""
+    """End the run with a message in words (exit 2); a closed pipe ends it quietly."""
     if isinstance(exc, BrokenPipeError):
         raise exc  # for run(): not an error of the run
     err.print(Text.assemble(("error:", "bold red"), " ", describe(exc)), highlight=False)
-    raise typer.Exit(code=1)
+    raise typer.Exit(code=TROUBLE)
 
 
 #: What a command reports as an error of the run, rather than as a bug.
@@ -106,15 +111,16 @@ def _table_summary(turns: int, dialogues: int, without_turns: int) -> str:
     return said
 
 
-@app.command()
+@app.command(cls=Command, epilog=epilog("label"))
 def label(
     ctx: typer.Context,
     input: Annotated[
         Path | None,
         typer.Argument(
             help="Dialogues to label: JSON lines or a JSON list ('.gz' is read "
-            "compressed) or '.parquet'; '-' reads standard input. Without it, a small "
-            "bundled sample is labelled and shown as a table.",
+            "compressed) or '.parquet'; '-' reads standard input. Without it: standard "
+            "input when it is a pipe or a file ('cat val.txt | actparse label'), else (a "
+            "terminal, /dev/null) a small bundled sample, labelled and shown as a table.",
             # Not exists=True: typer's check turns '-' into a Path before comparing it with
             # '-', so it would refuse standard input; a missing file is an OSError below.
             dir_okay=False,
@@ -154,9 +160,10 @@ def label(
         OnError,
         typer.Option(
             "--on-error",
-            help="'stop': the first bad record stops the run (exit 1, no output file left). "
-            "'keep': every input record is written, bad ones unchanged with an "
-            "'actparse_error' field, and a count is printed at the end.",
+            help=f"'stop': the first bad record stops the run (exit {TROUBLE}, no output file "
+            "left). 'keep': every input record is written, bad ones unchanged with an "
+            "'actparse_error' field, and a count is printed at the end (exit "
+            f"{FAILED} when no record could be labelled).",
         ),
     ] = OnError.stop,
     per_turn: Annotated[
@@ -177,7 +184,7 @@ def label(
 
     Every input record keeps all its fields. Craigslist HF records get `dialogue_acts`
     (intent '' and price -1.0 where none), Craigslist Cocoa transcripts get `metadata`
-    {intent, price} on each event; Deal or No Deal, CaSiNo and MutualFriends records get
+    (an intent and a price) on each event; Deal or No Deal, CaSiNo and MutualFriends records get
     an `acts` list (or event `metadata` for transcripts). JSON lines are streamed record
     by record; a JSON list (Cocoa transcripts, CaSiNo) is loaded whole. Non-message turns
     of the Craigslist HF test export have lost their action (offer, accept, reject,
@@ -185,6 +192,8 @@ def label(
     actions matter.
     """
     to_file = not to_stdout(output)
+    if input is None and stdin_is_data():
+        input = Path("-")  # as jq does; the sample is for a terminal
     with run():
         try:
             overrides = option_parsers(
@@ -233,6 +242,9 @@ def label(
             f"{summary.errors} of {summary.records} records could not be labelled; "
             "they were written unchanged with an 'actparse_error' field"
         )
+        if summary.errors == summary.records:
+            _say("error: no record could be labelled")
+            raise typer.Exit(code=FAILED)
     if summary.unknown_actions:
         _say(
             f"note: {summary.unknown_actions} non-message turns have no recorded action (an "
@@ -256,7 +268,7 @@ def _headlines() -> str:
     return ", ".join(f"{c.headline} ({c.title})" for c in registry.corpora())
 
 
-@app.command("eval")
+@app.command("eval", cls=Command, epilog=epilog("eval"))
 def eval_command(
     input: Annotated[
         Path,
@@ -277,7 +289,8 @@ def eval_command(
         float | None,
         typer.Option(
             "--min-agreement",
-            help=f"Exit with status 2 when the headline figure is below this: {_headlines()}.",
+            help=f"Exit with status {FAILED} when the headline figure is below this: "
+            f"{_headlines()}.",
             min=0.0,
             max=1.0,
         ),
@@ -334,10 +347,10 @@ def eval_command(
         score = report.headline_value()
         if score < min_agreement:
             _say(f"{report.headline} {score:.4f} is below --min-agreement {min_agreement}")
-            raise typer.Exit(code=2)
+            raise typer.Exit(code=FAILED)
 
 
-@app.command()
+@app.command(cls=Command, epilog=epilog("report"))
 def report(
     inputs: Annotated[list[Path], typer.Argument(help="Files to report on, any corpus each.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")],
@@ -359,7 +372,7 @@ def report(
     _say(f"wrote {output} ({size / 1e6:.1f} MB) from {_count(len(inputs), 'input')}")
 
 
-@app.command("train-prices")
+@app.command("train-prices", cls=Command, epilog=epilog("train-prices"))
 def train_prices(
     inputs: Annotated[
         list[Path], typer.Argument(help="Transcripts to learn from.", exists=True, dir_okay=False)
@@ -431,5 +444,10 @@ def train_prices(
 
 def main() -> None:
     """Console-script entry point (``python -m actparse`` too: the completion scripts
-    typer writes name the program, so it is ``actparse`` either way)."""
-    app(prog_name="actparse")
+    typer writes name the program, so it is ``actparse`` either way). A bug exits with 2,
+    not Python's 1, which says "below the floor" here; typer's hook prints its traceback."""
+    try:
+        app(prog_name="actparse")
+    except Exception as bug:
+        sys.excepthook(type(bug), bug, bug.__traceback__)
+        raise SystemExit(TROUBLE) from None

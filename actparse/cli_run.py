@@ -1,11 +1,13 @@
 """How every ``actparse`` command runs (:func:`run`): a signal that ends it, or a reader
-that closes the pipe, leaves nothing behind and prints no traceback."""
+that closes the pipe, leaves nothing behind and prints no traceback; and whether
+``label`` with no INPUT reads standard input (:func:`stdin_is_data`)."""
 
 from __future__ import annotations
 
 import io
 import os
 import signal
+import stat
 import sys
 import threading
 from collections.abc import Iterator
@@ -15,7 +17,9 @@ from typing import Any
 import typer
 from rich.console import Console
 
-__all__ = ["StdoutConsole", "run", "silence_stdout"]
+from actparse.cli_exits import CLOSED_PIPE, signal_status
+
+__all__ = ["StdoutConsole", "run", "silence_stdout", "stdin_is_data"]
 
 
 class _Signalled(BaseException):
@@ -65,9 +69,9 @@ def run() -> Iterator[None]:
         sys.stdout.flush()  # a closed pipe shows here at the latest, not at exit
     except BrokenPipeError:
         silence_stdout()
-        raise typer.Exit(code=128 + 13) from None
+        raise typer.Exit(code=CLOSED_PIPE) from None
     except _Signalled as signalled:
-        raise typer.Exit(code=128 + signalled.signum) from None
+        raise typer.Exit(code=signal_status(signalled.signum)) from None
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
@@ -89,3 +93,35 @@ def silence_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError, io.UnsupportedOperation):  # no file descriptor (tests)
         pass
+
+
+def stdin_is_data() -> bool:
+    """Whether standard input holds dialogues to read, for ``label`` with no INPUT.
+
+    Yes for a pipe (``cat val.txt | actparse label``) and for a regular file with
+    something left to read (``actparse label < val.txt``); no for a terminal, ``/dev/null``
+    or another device, a socket, an empty file, or no standard input at all, where the
+    bundled sample is shown instead. Told from the kind of file, never by reading: a
+    pipe may have nothing in it yet, and a shell with no input (CI's, ``cron``'s) must
+    still see the sample. A stream with no file descriptor (a test's) is data unless it
+    says it is a terminal.
+    """
+    stream = sys.stdin
+    if stream is None:
+        return False
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError, io.UnsupportedOperation):
+        try:
+            return not stream.isatty()
+        except ValueError:  # closed
+            return False
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISFIFO(mode):
+            return True
+        if stat.S_ISREG(mode):
+            return os.lseek(fd, 0, os.SEEK_CUR) < os.fstat(fd).st_size
+    except OSError:
+        return False
+    return False

@@ -7,8 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+from actparse import cli
 from actparse.cli import app
 from actparse.reports import JSON_KEYS
 
@@ -22,7 +24,8 @@ def test_help_explains_each_command() -> None:
         assert command in result.output
 
 
-def test_label_without_input_shows_the_bundled_sample() -> None:
+def test_label_without_input_shows_the_bundled_sample(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "stdin_is_data", lambda: False)  # as at a terminal
     result = runner.invoke(app, ["label"])
     assert result.exit_code == 0, result.output
     assert "init-price" in result.output and "counter-price" in result.output
@@ -46,7 +49,7 @@ def test_label_bad_input_fails_naming_the_line_and_leaves_no_file(tmp_path: Path
     source.write_text('{"utterance": []}\n{oops\n')
     out = tmp_path / "out.jsonl"
     result = runner.invoke(app, ["label", str(source), "-o", str(out)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "bad.jsonl:1" in result.output
     assert not out.exists() and not list(tmp_path.glob(".*part"))
 
@@ -88,12 +91,12 @@ def test_eval_report_and_min_agreement(fixtures: Path) -> None:
     assert runner.invoke(app, ["eval", source, "--min-agreement", "0.5"]).exit_code == 0
     failing = runner.invoke(app, ["eval", source, "--min-agreement", "1.0", "--json"])
     figures = json.loads(failing.stdout.splitlines()[0])["figures"]
-    assert failing.exit_code == (2 if figures["message_joint_agreement"] < 1.0 else 0)
+    assert failing.exit_code == (1 if figures["message_joint_agreement"] < 1.0 else 0)
 
 
 def test_eval_without_reference_acts_says_so(fixtures: Path) -> None:
     result = runner.invoke(app, ["eval", str(fixtures / "craigslist_transcripts_20.json")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "no reference acts" in result.output
 
 
@@ -137,8 +140,6 @@ def test_version_is_printed() -> None:
 def test_jobs_default_to_the_cpus_this_process_may_use() -> None:
     import inspect
     import os
-
-    from actparse import cli
 
     default = inspect.signature(cli.label).parameters["jobs"].default
     expected = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

@@ -35,8 +35,8 @@ def _write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
 
 
 def _one_line_error(result: Any) -> str:
-    """The error a run ended with: exit status 1, one line, no traceback."""
-    assert result.exit_code == 1, result.output
+    """The error a run ended with: exit status 2, one line, no traceback."""
+    assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
@@ -126,7 +126,7 @@ def test_rules_option_replaces_the_corpus_rules(fixtures: Path, tmp_path: Path) 
     broken = tmp_path / "broken.yaml"
     broken.write_text("rules: [")
     failed = runner.invoke(app, ["eval", source, "--rules", str(broken)])
-    assert failed.exit_code == 1 and "Traceback" not in failed.output
+    assert failed.exit_code == 2 and "Traceback" not in failed.output
     assert failed.stderr.startswith(f"error: {broken}:1: not valid YAML")
 
 

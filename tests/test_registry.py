@@ -127,7 +127,7 @@ def test_a_plugin_found_through_its_entry_point_works_from_the_command_line(
     assert doc["headline"] == {"figure": "intent_agreement", "value": 2 / 3}
     assert doc["misses"][0]["turns"][0]["ours"] == "unknown"
     shown = run("eval", str(source), "--min-agreement", "0.9")
-    assert shown.returncode == 2
+    assert shown.returncode == 1  # below the floor
     assert "firewood" in shown.stdout and "reference: inform | ours: unknown" in shown.stdout
 
 

@@ -112,7 +112,7 @@ def test_without_the_extra_one_line_says_what_to_install(
     monkeypatch.setitem(sys.modules, "plotly", None)  # as if plotly were not installed
     out = tmp_path / "r.html"
     result = CliRunner().invoke(app, ["report", str(fixtures / INPUTS[0]), "-o", str(out)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "pip install 'actparse[report]'" in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert not out.exists()
@@ -203,7 +203,7 @@ def test_the_output_is_checked_as_labels_are(fixtures: Path, tmp_path: Path) -> 
     assert link.is_symlink() and real.read_text().startswith("<!DOCTYPE html>")
     for output, says in ((source, "is the input file"), (tmp_path, "is a directory")):
         result = CliRunner().invoke(app, ["report", str(source), "-o", str(output)])
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert result.output.startswith(f"error: {output}: {says}"), result.output
     assert source.read_bytes() == (fixtures / INPUTS[2]).read_bytes()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "link.html", "real.html"]

@@ -57,7 +57,7 @@ def test_keep_writes_every_record_and_counts_the_bad_ones(bad_file: Path, tmp_pa
 def test_stop_names_the_line_and_leaves_no_file(bad_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     result = runner.invoke(app, ["label", str(bad_file), "-o", str(out)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert f"{bad_file}:2: not valid JSON" in result.output
     assert not out.exists()
     assert not list(tmp_path.glob(".*part"))

@@ -152,6 +152,7 @@ def test_a_pipe_closed_before_any_output_ends_every_command_quietly(
     try:
         result = subprocess.run(
             [sys.executable, "-m", "actparse", *(a.format(fixtures=fixtures) for a in args)],
+            stdin=subprocess.DEVNULL,  # not data: 'label' alone shows the sample
             stdout=write_end,
             stderr=subprocess.PIPE,
             text=True,
@@ -212,7 +213,7 @@ def test_a_worker_killed_by_the_system_stops_the_run_with_a_message(
     finally:
         if run.poll() is None:
             os.killpg(run.pid, signal.SIGKILL)
-    assert run.returncode == 1, stderr
+    assert run.returncode == 2, stderr
     assert "worker process was killed by signal 9" in stderr
     assert "Traceback" not in stderr
     assert out.read_text() == OLD

@@ -131,7 +131,7 @@ def test_the_input_itself_is_refused(
     before = source.read_bytes()
     out = make(tmp_path, source)
     result = runner.invoke(app, ["label", str(source), "-o", str(out)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "is the input file" in result.output and "write to another file" in result.output
     assert source.read_bytes() == before
     assert leftovers(tmp_path) == []
@@ -142,7 +142,7 @@ def test_a_directory_is_refused_before_any_work(suffix: str, source: Path, tmp_p
     folder = tmp_path / f"out{suffix}"
     folder.mkdir()
     result = runner.invoke(app, ["label", str(source), "-o", str(folder)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert f"out{suffix}: is a directory" in result.output
     assert "Errno" not in result.output
     assert leftovers(tmp_path) == [] and list(folder.iterdir()) == []
@@ -150,7 +150,7 @@ def test_a_directory_is_refused_before_any_work(suffix: str, source: Path, tmp_p
 
 def test_a_missing_folder_is_named(source: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["label", str(source), "-o", str(tmp_path / "no" / "o.jsonl")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "does not exist" in result.output and "Errno" not in result.output
 
 
@@ -159,7 +159,7 @@ def test_train_prices_refuses_to_write_over_its_input(fixtures: Path, tmp_path: 
     transcripts.write_bytes((fixtures / "craigslist_transcripts_20.json").read_bytes())
     before = transcripts.read_bytes()
     result = runner.invoke(app, ["train-prices", str(transcripts), "-o", str(transcripts)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "is the input file" in result.output
     assert transcripts.read_bytes() == before
 
@@ -183,7 +183,7 @@ def test_parquet_to_a_fifo_is_refused_before_any_work(source: Path, tmp_path: Pa
     fifo = tmp_path / "out.parquet"
     os.mkfifo(fifo)
     result = runner.invoke(app, ["label", str(source), "-o", str(fifo)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "out.parquet: is a pipe" in result.output
     assert stat.S_ISFIFO(fifo.lstat().st_mode) and leftovers(tmp_path) == []
 
@@ -224,7 +224,7 @@ def test_a_full_device_fails_with_a_message_and_stays_a_device(
         out = tmp_path / f"link{suffix}"
         out.symlink_to(node)
     result = run_cli("label", str(source), "-o", str(out))
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert f"{out.name}: cannot write (no space left on device)" in result.stderr
     assert "Traceback" not in result.stderr
     assert stat.S_ISCHR(node.lstat().st_mode), "the device must not be replaced"
@@ -245,7 +245,7 @@ def test_a_write_error_leaves_the_old_file_and_no_temporary(
     out.write_text(OLD)
     source = str(fixtures / SOURCE_NAME)
     result = run_cli("label", source, "-o", str(out), "--jobs", jobs, preexec_fn=limit_file_size)
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert f"out{suffix}: cannot write (file too large)" in result.stderr
     assert "Traceback" not in result.stderr
     assert out.read_text() == OLD

@@ -180,7 +180,7 @@ def test_cli_per_turn_refuses_options_it_cannot_honour(
     source = fixtures / "dealornodeal_val_20.txt"
     out = tmp_path / "turns.csv"
     result = runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out), *option])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     message = " ".join(result.output.split())
     refused = " ".join(option)
     assert message == f"error: --per-turn cannot be used with {refused}: the table {reason}"
@@ -210,7 +210,7 @@ def test_cli_per_turn_bad_record_stops_and_leaves_no_file(tmp_path: Path) -> Non
     source.write_text('{"agent_turn": [0], "items": {}}\n')
     out = tmp_path / "turns.parquet"
     result = runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "bad.jsonl:1: missing field" in result.output
     assert not out.exists() and not list(tmp_path.glob(".*.part"))
 
@@ -238,7 +238,7 @@ def test_a_row_a_format_cannot_hold_is_named(
     source = _with_lone_surrogate(fixtures, tmp_path)
     out = tmp_path / f"turns{suffix}"
     result = runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert f"dialogue 0, turn 1: cannot be written to {what}: contains" in (result.output)
     assert not out.exists() and not list(tmp_path.glob(".*.part"))
 
@@ -282,7 +282,7 @@ def test_a_repeated_dialogue_id_is_refused_naming_both_records(
     with pytest.raises(InputError, match=r"^<records>:3: dialogue id '2' was given already"):
         list(iter_turn_rows(own_two))
     result = runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(tmp_path / "t.csv")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert f"twice.json:3: dialogue id {ident!r} was given already" in " ".join(
         result.output.split()
     )

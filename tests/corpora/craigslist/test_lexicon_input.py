@@ -132,7 +132,7 @@ def test_the_lexicon_option_fails_with_the_message_and_no_traceback(
     source = str(fixtures / "craigslist_validation_20.jsonl")
     out = tmp_path / "out.jsonl"
     result = runner.invoke(app, ["label", source, "--lexicon", str(lexicon), "-o", str(out)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert result.output.startswith("error: ") and re.search(message, result.output)
     assert "Traceback" not in result.output
