@@ -161,7 +161,7 @@ def label(
         ),
     ] = False,
     coarse: Annotated[
-        bool, typer.Option("--coarse", help="Add coarse acts beside native intents (Craigslist).")
+        bool, typer.Option("--coarse", help="Add coarse acts to Craigslist output ('actparse').")
     ] = False,
 ) -> None:
     """Label dialogues and write JSON lines, one output record per input record.
