@@ -30,6 +30,8 @@ from actparse.cli_options import (
     Prices,
     PricesOpt,
     RulesOpt,
+    Skip,
+    SkipOpt,
     StrategiesOpt,
     check_per_turn,
 )
@@ -129,6 +131,7 @@ def label(
     rules: RulesOpt = None,
     strategies: StrategiesOpt = None,
     acts: ActsOpt = None,
+    skip: SkipOpt = Skip.cocoa,
     jobs: Annotated[
         int,
         typer.Option(
@@ -186,6 +189,7 @@ def label(
                 rules=rules,
                 acts=acts,
                 strategies=strategies,
+                skip=skip.value,
             )
             if input is None:
                 _show_sample(overrides)
@@ -286,6 +290,7 @@ def eval_command(
     rules: RulesOpt = None,
     strategies: StrategiesOpt = None,
     acts: ActsOpt = None,
+    skip: SkipOpt = Skip.cocoa,
 ) -> None:
     """Compare our acts with the reference annotations in INPUT.
 
@@ -313,6 +318,7 @@ def eval_command(
                     acts=acts,
                     corpus=corpus.value,
                     strategies=strategies,
+                    skip=skip.value,
                 ),
             )
             if as_json:
