@@ -89,27 +89,28 @@ def label_batch(
     """Label a batch of columns: ``Dataset.map(label_batch, batched=True)``.
 
     For formats that keep their acts in one column (the Craigslist HF export's
-    ``dialogue_acts``); returns only that column, and ``map`` keeps the others.
+    ``dialogue_acts``); returns only the columns labelling sets (for Craigslist
+    ``dialogue_acts`` and actparse's own ``actparse``), and ``map`` keeps the others.
     """
     size = _batch_size(batch, "label_batch")
     records = [
         _record({name: values[i] for name, values in batch.items()}, "<batch>", i + 1)
         for i in range(size)
     ]
-    fields = {registry.format_spec(r.format).acts_field for r in records}
-    if len(fields) > 1 or None in fields:
+    layouts = {registry.handlers(r.format).spliced_fields for r in records}
+    if len(layouts) > 1 or () in layouts:
         found = ", ".join(sorted({r.format for r in records}))
         fitting = ", ".join(n for n, f in registry.formats().items() if f.acts_field)
         raise InputError(
             f"label_batch labels columns of a format that keeps its acts in one column "
             f"({fitting}), not {found}; turns_batch labels every format"
         )
-    out: dict[str, list[Any]] = {}
+    fields = layouts.pop() if layouts else ()
+    out: dict[str, list[Any]] = {field: [] for field in fields}
     for record in records:
         labelled, _acts = label_raw(record, parser)
         for field in fields:
-            assert field is not None
-            out.setdefault(field, []).append(labelled[field])
+            out[field].append(labelled[field])
     return out
 
 

@@ -32,6 +32,8 @@ from actparse.cli_options import (
     Prices,
     PricesOpt,
     RulesOpt,
+    Skip,
+    SkipOpt,
     StrategiesOpt,
     check_per_turn,
 )
@@ -144,6 +146,7 @@ def label(
     rules: RulesOpt = None,
     strategies: StrategiesOpt = None,
     acts: ActsOpt = None,
+    skip: SkipOpt = Skip.cocoa,
     jobs: Annotated[
         int,
         typer.Option(
@@ -177,7 +180,7 @@ def label(
         ),
     ] = False,
     coarse: Annotated[
-        bool, typer.Option("--coarse", help="Add coarse acts beside native intents (Craigslist).")
+        bool, typer.Option("--coarse", help="Add coarse acts to Craigslist output ('actparse').")
     ] = False,
 ) -> None:
     """Label dialogues and write JSON lines, one output record per input record.
@@ -204,6 +207,7 @@ def label(
                 rules=rules,
                 acts=acts,
                 strategies=strategies,
+                skip=skip.value,
             )
             if input is None:
                 _show_sample(overrides)
@@ -308,6 +312,7 @@ def eval_command(
     rules: RulesOpt = None,
     strategies: StrategiesOpt = None,
     acts: ActsOpt = None,
+    skip: SkipOpt = Skip.cocoa,
 ) -> None:
     """Compare our acts with the reference annotations in INPUT.
 
@@ -335,6 +340,7 @@ def eval_command(
                     acts=acts,
                     corpus=corpus.value,
                     strategies=strategies,
+                    skip=skip.value,
                 ),
             )
             if as_json:

@@ -1,5 +1,5 @@
 """The options the commands of :mod:`actparse.cli` share: ``--format``, ``--corpus``,
-``--lexicon``, ``--prices``, ``--rules``, ``--strategies``, ``--acts`` and
+``--lexicon``, ``--prices``, ``--skip``, ``--rules``, ``--strategies``, ``--acts`` and
 ``--on-error``, each declared once. The choices of ``--format`` and ``--corpus`` come
 from the registry, plug-ins included. :func:`check_per_turn` refuses the options
 ``label --per-turn`` cannot honour.
@@ -27,6 +27,8 @@ __all__ = [
     "Prices",
     "PricesOpt",
     "RulesOpt",
+    "Skip",
+    "SkipOpt",
     "check_per_turn",
 ]
 
@@ -97,6 +99,25 @@ PricesOpt = Annotated[
         help="Craigslist price mode: 'cocoa' finds prices as Cocoa did (reproduces the "
         'reference acts); \'extended\' also finds "two hundred dollars", "150 bucks", '
         '"2k", "1.5 grand", "1200 usd".',
+    ),
+]
+
+
+class Skip(StrEnum):
+    """Whether Cocoa's length rule leaves Craigslist dialogues unlabelled (``--skip``)."""
+
+    cocoa = "cocoa"
+    never = "never"
+
+
+SkipOpt = Annotated[
+    Skip,
+    typer.Option(
+        "--skip",
+        help="Craigslist: 'cocoa' leaves the dialogues Cocoa's length rule skips (both "
+        "agents under 40 tokens, or one under 2 messages) without acts, as the reference "
+        "does, and says why; 'never' labels them too. Other corpora have no skip rule: "
+        "it changes nothing for them.",
     ),
 ]
 

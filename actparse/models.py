@@ -15,8 +15,9 @@ from typing import Any, NamedTuple, get_type_hints
 
 from actparse.registry import DEFAULT_CORPUS
 
-#: The note on every act of a dialogue the skip rule left unparsed.
-SKIPPED = "dialogue skipped"
+#: The note on every act of a dialogue the skip rule left unparsed: which rule, and how
+#: to label it anyway. Written to outputs as the turn's ``no_act``: users group by it.
+SKIPPED = "dialogue skipped by Cocoa's length rule (--skip never labels it)"
 #: The note on a non-message turn whose action the input lost.
 UNKNOWN_ACTION = "non-message turn of unknown action"
 
@@ -185,6 +186,13 @@ class Act(NamedTuple):
     entities: tuple[EntityMention, ...] = ()
     #: The turn's negotiation strategies (CaSiNo's labels, ``rules/strategies.yaml``).
     strategies: tuple[str, ...] = ()
+
+    @property
+    def no_act(self) -> str | None:
+        """Why the turn has no act (its ``note``); ``None`` when it has one."""
+        if self.intent is not None:
+            return None
+        return self.note or "no act"
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view: intent, price, turn, agent, and the evidence."""

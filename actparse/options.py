@@ -30,12 +30,15 @@ def option_parsers(
     acts: Path | None = None,
     corpus: str = "auto",
     strategies: Path | None = None,
+    skip: str = "cocoa",
 ) -> dict[str, Parser]:
     """The parsers the options ask for instead of the shipped ones, by corpus: the price
-    options for Craigslist, ``rules``, ``acts`` and ``strategies`` (a strategy-rule file
-    instead of ``rules/strategies.yaml``) for the corpus of ``input`` (told by
-    :func:`corpus_of`). Empty when every option is the default."""
-    if lexicon is None and prices == "cocoa" and rules is acts is strategies is None:
+    options and ``skip`` (whether Cocoa's length rule leaves dialogues unlabelled) for
+    Craigslist, the only corpus with a skip rule; ``rules``, ``acts`` and ``strategies``
+    (a strategy-rule file instead of ``rules/strategies.yaml``) for the corpus of
+    ``input`` (told by :func:`corpus_of`). Empty when every option is the default."""
+    craigslist_options = lexicon is not None or prices != "cocoa" or skip != "cocoa"
+    if not craigslist_options and rules is acts is strategies is None:
         return {}
     from actparse.corpora.craigslist.lexicon import load_lexicon
     from actparse.corpora.craigslist.parser import CORPUS, CraigslistParser
@@ -53,10 +56,10 @@ def option_parsers(
             load_strategy_rules(strategies), lexicon=shipped_lexicon(lexicon_path)
         )
     out: dict[str, Parser] = {}
-    if lexicon is not None or prices != "cocoa" or name == CORPUS:
+    if craigslist_options or name == CORPUS:
         loaded = load_lexicon(lexicon) if lexicon else None
         mine = options if name == CORPUS else {}
-        out[CORPUS] = CraigslistParser(lexicon=loaded, prices=prices, **mine)
+        out[CORPUS] = CraigslistParser(lexicon=loaded, prices=prices, skip=skip, **mine)
     if name is not None and name != CORPUS:
         build = _parser_class(name)
         # A plug-in's parser may take neither option.

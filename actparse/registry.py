@@ -108,11 +108,17 @@ class Format:
     #: function that turns one line into a raw record.
     text_marker: str | None = None
     text_reader: Loadable | None = None
-    #: The one field the writer replaces, when it replaces only one: batch labelling then
-    #: splices the new value into the input line and keeps every other character.
+    #: The one field of the input the writer replaces, when it changes only that one:
+    #: batch labelling then splices the new value into the input line and keeps every
+    #: other character.
     acts_field: str | None = None
-    #: For a format whose writer leaves the coarse act out: a writer that adds it beside
-    #: each native intent and changes nothing else (``actparse label --coarse``).
+    #: With :attr:`acts_field`: top-level fields of the writer's own it sets too (an
+    #: ``actparse`` object beside a schema with no room for it). Each replaces the same
+    #: field of the input line, or is added before its closing brace.
+    added_fields: tuple[str, ...] = ()
+    #: For a format whose writer leaves the coarse act out: a writer that adds it (where
+    #: the format's schema has no room, in a field of the writer's own) and changes
+    #: nothing else (``actparse label --coarse``).
     coarse_writer: Loadable | None = None
 
 
@@ -207,6 +213,7 @@ BUILTIN: tuple[Corpus, ...] = (
                 reader=f"{_CL}.hf:dialogue_from_hf",
                 writer=f"{_CL}.hf:write_hf",
                 acts_field="dialogue_acts",
+                added_fields=("actparse",),
                 coarse_writer=f"{_CL}.hf:write_hf_coarse",
             ),
             Format(
@@ -422,6 +429,9 @@ class Handlers(NamedTuple):
     acts_field: str | None
     #: The writer with the coarse acts (the plain writer where that has them already).
     coarse_writer: Writer
+    #: Every field the writer sets when it changes only those (``acts_field`` first), to
+    #: be spliced into a JSON line; ``()`` when it rewrites the record.
+    spliced_fields: tuple[str, ...] = ()
 
 
 @functools.cache
@@ -432,7 +442,8 @@ def handlers(fmt: str) -> Handlers:
     corpus = _formats()[fmt][1].name
     writer = resolve(spec.writer)
     coarse = writer if spec.coarse_writer is None else resolve(spec.coarse_writer)
-    return Handlers(corpus, resolve(spec.reader), writer, spec.acts_field, coarse)
+    spliced = () if spec.acts_field is None else (spec.acts_field, *spec.added_fields)
+    return Handlers(corpus, resolve(spec.reader), writer, spec.acts_field, coarse, spliced)
 
 
 @functools.cache

@@ -14,7 +14,8 @@ they give the same results behind any tokenizer (``spacy.blank("en")`` splits ``
 in two; the price span then covers both tokens). A pipeline saved with ``nlp.to_disk``
 loads with ``spacy.load`` in a fresh process: the tokenizer is named in the config
 (``actparse.CocoaTokenizer.v1``, a ``spacy_tokenizers`` entry point) and the lexicon and
-rules are saved beside it.
+rules are saved beside it; the tagger's ``skip`` setting (whether :func:`parse_docs`
+leaves the dialogues Cocoa's length rule skips without acts) is in the config.
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ from actparse.corpora.craigslist.parser import (
     CORPUS,
     PRICE_TYPES,
     RULE_TAGS,
+    SKIP_MODES,
     TAG_RULES,
+    CraigslistParser,
     load_tag_rules,
 )
 from actparse.engine.alignment import token_spans
@@ -239,12 +242,15 @@ class Tagger:
 
     Price types other than ``price`` need the dialogue state, which a single ``Doc``
     does not have; :func:`parse_docs` gives a dialogue's ``Doc``\\ s the full tags. The
-    rules are saved with the pipeline.
+    rules are saved with the pipeline. ``skip`` (in the component's config, so saved
+    with it too) is what :func:`parse_docs` does with the dialogues Cocoa's length rule
+    skips: ``"cocoa"`` leaves them without acts, ``"never"`` labels them.
     """
 
-    def __init__(self, nlp: Language, name: str = "actparse_tagger") -> None:
+    def __init__(self, nlp: Language, name: str = "actparse_tagger", skip: str = "cocoa") -> None:
         register_extensions()
         self.name = name
+        self.skip = _checked_skip(skip)
         self._set_rules(shipped(*TAG_RULES).read_text(encoding="utf-8"), load_tag_rules())
 
     def _set_rules(self, text: str, rules: RuleSet) -> None:
@@ -294,24 +300,36 @@ def make_price_linker(nlp: Language, name: str) -> PriceLinker:
     return PriceLinker(nlp, name)
 
 
-@Language.factory("actparse_tagger", assigns=["doc._.tags"], requires=["doc.spans"])
-def make_tagger(nlp: Language, name: str) -> Tagger:
-    """Factory of the tagger (``nlp.add_pipe("actparse_tagger")``)."""
-    return Tagger(nlp, name)
+@Language.factory(
+    "actparse_tagger",
+    assigns=["doc._.tags"],
+    requires=["doc.spans"],
+    default_config={"skip": "cocoa"},
+)
+def make_tagger(nlp: Language, name: str, skip: str) -> Tagger:
+    """Factory of the tagger (``nlp.add_pipe("actparse_tagger", config={"skip": ...})``)."""
+    return Tagger(nlp, name, skip)
+
+
+def _checked_skip(skip: str) -> str:
+    if skip not in SKIP_MODES:
+        raise ValueError(f"skip must be one of {', '.join(SKIP_MODES)}, got {skip!r}")
+    return skip
 
 
 def blank_pipeline(
-    *, lexicon: str | Path | None = None, rules: str | Path | None = None
+    *, lexicon: str | Path | None = None, rules: str | Path | None = None, skip: str = "cocoa"
 ) -> Language:
     """A blank English pipeline with Cocoa's tokenizer, the price linker and the tagger.
 
     ``lexicon`` and ``rules`` replace the shipped price lexicon and tag rules; either
     way they are saved with the pipeline (``nlp.to_disk``), so the saved config holds
-    no path.
+    no path. ``skip`` is the tagger's setting for :func:`parse_docs` (``"never"``:
+    label the dialogues Cocoa's length rule skips), kept in the saved config.
     """
     nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": TOKENIZER}}})
     linker = cast(PriceLinker, nlp.add_pipe("actparse_price_linker"))
-    tagger = cast(Tagger, nlp.add_pipe("actparse_tagger"))
+    tagger = cast(Tagger, nlp.add_pipe("actparse_tagger", config={"skip": _checked_skip(skip)}))
     if lexicon is not None:
         linker.initialize(lexicon_path=str(lexicon))
     if rules is not None:
@@ -332,6 +350,7 @@ def parse_docs(
     corpus: str = CORPUS,
     parties: tuple[Party, Party] | None = None,
     parser: registry.Parser | None = None,
+    skip: str | None = None,
 ) -> list[Doc]:
     """The ``Doc`` of each turn of a dialogue, with its act: ``doc._.intent`` (the
     corpus' native intent), ``doc._.coarse`` (the shared coarse act), ``doc._.act`` (the
@@ -344,6 +363,13 @@ def parse_docs(
     alternating, agent 0 first), ``corpus`` whose parser reads them and ``parties``
     what each agent knows (a Craigslist listing and role). ``nlp`` makes the ``Doc``\\ s
     of texts (default: :func:`blank_pipeline`); ``parser`` replaces the shipped parser.
+
+    ``skip`` says what to do with a Craigslist dialogue Cocoa's length rule skips (both
+    agents under 40 tokens, or one under 2 messages): ``"cocoa"`` leaves its turns
+    without an act (``doc._.intent`` ``None``, ``doc._.act["note"]`` saying why),
+    ``"never"`` labels it; ``None`` (the default) takes the setting of ``nlp``'s
+    ``actparse_tagger``, else ``"cocoa"``. Other corpora have no skip rule, and a given
+    ``parser`` has its own setting.
     """
     register_extensions()
     make = nlp or _default_nlp()
@@ -363,10 +389,33 @@ def parse_docs(
             parties=parties or (Party(), Party()),
             corpus=corpus,
         )
-    acts = (parser or registry.shipped_parser(d.corpus)).parse(d)
+    chosen = skip if skip is not None else _skip_of(make)
+    acts = (parser or _parser(d.corpus, _checked_skip(chosen))).parse(d)
     for doc, act in zip(docs, acts):
         _set_act(doc, act)
     return docs
+
+
+def _skip_of(nlp: Language) -> str:
+    """The ``skip`` setting of a pipeline's tagger (``"cocoa"`` without one)."""
+    for _name, component in nlp.pipeline:
+        if isinstance(component, Tagger):
+            return component.skip
+    return SKIP_MODES[0]
+
+
+def _parser(corpus: str, skip: str) -> registry.Parser:
+    """The shipped parser of a corpus, or for Craigslist (the one corpus with a skip
+    rule) and ``skip="never"`` one that labels every dialogue."""
+    if skip == SKIP_MODES[0] or corpus != CORPUS:
+        return registry.shipped_parser(corpus)
+    return _craigslist_parser(skip)
+
+
+@functools.cache
+def _craigslist_parser(skip: str) -> CraigslistParser:
+    # Built once: loading the rules and the lexicon costs far more than a dialogue.
+    return CraigslistParser(skip=skip)
 
 
 def _dialogue_of(raw: Mapping[str, Any]) -> Dialogue:

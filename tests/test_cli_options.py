@@ -166,7 +166,7 @@ def test_strategies_option_replaces_the_strategy_rules(
 def _strategy_labels(records: list[dict[str, Any]]) -> set[str]:
     if "acts" in records[0]:
         return {s for r in records for a in r["acts"] for s in a.get("strategies", [])}
-    return {s for r in records for t in r["dialogue_acts"]["strategies"] for s in t}
+    return {s for r in records for t in r["actparse"]["strategies"] for s in t}
 
 
 def test_strategies_option_keeps_the_casino_lexicon(fixtures: Path, tmp_path: Path) -> None:

@@ -6,8 +6,9 @@ step at a time over all its records (read, tokenize, decide, write), which keeps
 step's code and data warm in the CPU caches. With ``jobs > 1`` records go to worker
 processes in tasks of a few batches, two tasks in flight per worker, and come back in
 input order. Workers parse the JSON text themselves and, for a JSON line whose format keeps its
-acts in one field (the Craigslist HF export's ``dialogue_acts``), send back
-only the new acts field, which the main process splices into the line it kept.
+acts in one field (the Craigslist HF export's ``dialogue_acts``, with actparse's own
+``actparse`` beside it), send back only the new fields, which the main process splices
+into the line it kept.
 
 With ``on_error="keep"`` every input record reaches the output: a record that cannot be
 labelled is written unchanged with an ``actparse_error`` field naming the file, the line
@@ -46,7 +47,7 @@ from actparse.io.output import open_sink
 from actparse.io.parquet import is_parquet, iter_parquet_rows
 from actparse.io.records import InputError, Record, parse_json_line
 from actparse.io.sources import open_source
-from actparse.io.spans import json_object_spans
+from actparse.io.spans import Edit, ObjectText, apply_edits, json_object, set_fields
 from actparse.io.writers import write_record
 from actparse.models import SKIPPED, UNKNOWN_ACTION, Act, Dialogue
 
@@ -87,9 +88,6 @@ def encode_line(value: Any) -> str:
     return _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
-#: Where a JSON line's acts field is (see ``Format.acts_field``): ``(start, end)``.
-Span = tuple[int, int]
-
 # Items and outcomes are named tuples: they cross to worker processes and back, and
 # pickle moves a tuple several times faster than a slotted dataclass.
 
@@ -109,23 +107,22 @@ class Item(NamedTuple):
 class Outcome(NamedTuple):
     """One output record, serialized, with what the summary counts.
 
-    When ``span`` is set, ``line`` holds only the new value of the acts field, to go at
-    that span of the input line (:meth:`complete`): a worker does not send back the
-    input the parent process already has. :func:`label_items` yields complete outcomes.
+    When ``edits`` is set, ``line`` is empty: the output line is the input line with
+    those edits (the new acts fields, :meth:`complete`), so a worker does not send back
+    the input the parent process already has. :func:`label_items` yields complete outcomes.
     """
 
     line: str
     skipped: bool = False
     unknown_actions: int = 0
     error: str | None = None
-    span: Span | None = None
+    edits: tuple[Edit, ...] | None = None
 
     def complete(self, item: Item) -> Outcome:
         """The outcome with its whole output line, given the item it came from."""
-        if self.span is None or item.text is None:
+        if self.edits is None or item.text is None:
             return self
-        start, end = self.span
-        line = f"{item.text[:start]}{self.line}{item.text[end:].rstrip()}"
+        line = apply_edits(item.text, self.edits)
         return Outcome(line, self.skipped, self.unknown_actions, self.error)
 
 
@@ -142,34 +139,32 @@ def iter_items(path: str | Path, fmt: str = "auto") -> Iterator[Item]:
             yield Item(source.name, piece.line, source.format, piece.text, piece.raw, piece.error)
 
 
-def _read(item: Item) -> tuple[Record, str | None, Span | None]:
-    """The record of an item and, for a JSON line whose format writes its acts into one
-    field, that field and where its value is in the line."""
+def _read(item: Item) -> tuple[Record, tuple[str, ...], ObjectText | None]:
+    """The record of an item and, for a JSON line whose format writes its acts into a few
+    fields (``Format.acts_field``), those fields and where everything is in the line."""
     if item.error is not None:
         raise InputError(item.error)
     if item.text is None:
-        return Record(item.raw, item.format, item.source, item.line), None, None
-    field = registry.handlers(item.format).acts_field
-    found = json_object_spans(item.text) if field is not None else None
+        return Record(item.raw, item.format, item.source, item.line), (), None
+    fields = registry.handlers(item.format).spliced_fields
+    found = json_object(item.text) if fields else None
     if found is None:
         raw = parse_json_line(item.text, item.source, item.line)
-        return Record(raw, item.format, item.source, item.line), None, None
-    raw, spans = found
-    span = spans.get(field) if field is not None else None
-    return Record(raw, item.format, item.source, item.line), field, span
+        return Record(raw, item.format, item.source, item.line), (), None
+    return Record(found.fields, item.format, item.source, item.line), fields, found
 
 
 def _outcome(
-    field: str | None, span: Span | None, out: dict[str, Any], acts: Sequence[Act]
+    fields: tuple[str, ...], found: ObjectText | None, out: dict[str, Any], acts: Sequence[Act]
 ) -> Outcome:
-    # Only the acts field of such a line changes, so the rest of the line is kept as it
+    # Only the acts fields of such a line change, so the rest of the line is kept as it
     # was: encoding the whole record again would cost more than deciding its acts.
-    return Outcome(
-        encode_line(out if span is None or field is None else out[field]),
-        skipped=bool(acts) and acts[0].note == SKIPPED,
-        unknown_actions=sum(a.note == UNKNOWN_ACTION for a in acts),
-        span=span,
-    )
+    skipped = bool(acts) and acts[0].note == SKIPPED
+    unknown = sum(a.note == UNKNOWN_ACTION for a in acts)
+    if found is None:
+        return Outcome(encode_line(out), skipped, unknown)
+    values = {name: encode_line(out[name]) for name in fields if name in out}
+    return Outcome("", skipped, unknown, edits=set_fields(found, values))
 
 
 def _label(item: Item, on_error: str, clock: deadline.Clock) -> Outcome:
@@ -180,12 +175,12 @@ def _label(item: Item, on_error: str, clock: deadline.Clock) -> Outcome:
     try:
         clock.start(deadline.RECORD_DEADLINE)
         try:
-            record, field, span = _read(item)
+            record, fields, found = _read(item)
             raw = record.raw
             dialogue = record.dialogue()
             acts = _parser_for(record.corpus).parse(dialogue)
             out = _write(record, dialogue, acts)
-            outcome = _outcome(field, span, out, acts)
+            outcome = _outcome(fields, found, out, acts)
         finally:
             clock.stop()
         return outcome
@@ -301,13 +296,13 @@ def _label_batch_steps(batch: list[Item], on_error: str) -> list[Outcome]:
                 clock.start(deadline.BATCH_DEADLINE)
                 try:
                     read = [_read(item) for item in batch]
-                    dialogues = [record.dialogue() for record, _field, _span in read]
+                    dialogues = [record.dialogue() for record, _fields, _found in read]
                     acts: list[list[Act]] = parse_many(dialogues)
                 finally:
                     clock.stop()
                 return [
-                    _outcome(field, span, _write(record, d, a), a)
-                    for (record, field, span), d, a in zip(read, dialogues, acts)
+                    _outcome(fields, found, _write(record, d, a), a)
+                    for (record, fields, found), d, a in zip(read, dialogues, acts)
                 ]
             except (Exception, deadline.RecordTimeout):
                 pass

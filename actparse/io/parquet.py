@@ -2,8 +2,9 @@
 
 Needs pyarrow (``pip install actparse[parquet]``). Rows are read a batch at a time, so a
 large file never sits in memory whole; the output keeps the input's schema (for the
-Craigslist export, ``dialogue_acts`` stays a struct of two lists), so a labelled file
-reads back exactly like the original.
+Craigslist export, ``dialogue_acts`` stays a struct of two lists) and gains a column for
+each field labelling adds (``actparse``, ``acts``), so a labelled file reads back like
+the original.
 """
 
 from __future__ import annotations
@@ -161,9 +162,9 @@ class ParquetSink:
 
     def _with_new_columns(self, schema: Any, rows: list[dict[str, Any]]) -> Any:
         """The input's schema plus what labelling adds, typed from the rows: new columns
-        (an ``acts`` list) and new fields of a struct column (``strategies`` in
-        ``dialogue_acts``), the input's own fields and types kept as they were, so a
-        labelled Parquet file loses none of it."""
+        (an ``acts`` list, an ``actparse`` object) and new fields of a struct column,
+        the input's own fields and types kept as they were, so a labelled Parquet file
+        loses none of it."""
         pa = self.pa
         labelled = [row for row in rows if ERROR_COLUMNS[0] not in row]
         if not labelled:

@@ -251,6 +251,7 @@ COLUMNS: tuple[Column, ...] = (
         lambda t: list(t.act.strategies),
         "the turn's negotiation strategies (CaSiNo's labels, rules/strategies.yaml)",
     ),
+    Column("no_act", LABEL, lambda t: t.act.no_act, "why the turn has no act (null: it has one)"),
 )
 
 

@@ -74,8 +74,8 @@ def test_labelled_outputs_carry_the_strategies(fixtures: Path) -> None:
     ]
     assert messages and all(a["strategies"] for a in messages)
     line = (fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()[0]
-    hf = actparse.label_record(json.loads(line))["dialogue_acts"]
-    assert len(hf["strategies"]) == len(hf["intent"])
+    hf = actparse.label_record(json.loads(line))
+    assert len(hf["actparse"]["strategies"]) == len(hf["dialogue_acts"]["intent"])
 
 
 def test_the_per_turn_table_has_a_strategies_column(fixtures: Path) -> None:

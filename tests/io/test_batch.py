@@ -96,9 +96,11 @@ def test_gzip_in_and_out(fixtures: Path, tmp_path: Path) -> None:
     assert got == [line for line in plain.stdout.splitlines() if line.startswith("{")]
 
 
-def _acts_of_json_path(fixtures: Path) -> list[dict[str, list[object]]]:
+def _acts_of_json_path(
+    fixtures: Path, field: str = "dialogue_acts"
+) -> list[dict[str, list[object]]]:
     return [
-        json.loads(o.line)["dialogue_acts"]
+        json.loads(o.line)[field]
         for o in label_items(iter_items(fixtures / "craigslist_validation_20.jsonl"))
     ]
 
@@ -114,17 +116,13 @@ def test_parquet_gives_the_same_acts(fixtures: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["label", str(source), "-o", str(out)])
     assert result.exit_code == 0, result.output
     labelled = pq.read_table(out)
-    # The HF column layout is kept; dialogue_acts gains the strategies beside its lists.
-    acts_type = table.schema.field("dialogue_acts").type
-    assert labelled.schema.remove(labelled.schema.get_field_index("dialogue_acts")) == (
-        table.schema.remove(table.schema.get_field_index("dialogue_acts"))
-    )
-    labelled_acts = labelled.schema.field("dialogue_acts").type
-    assert [labelled_acts.field(k) for k in range(acts_type.num_fields)] == [
-        acts_type.field(k) for k in range(acts_type.num_fields)
-    ]
-    assert labelled_acts.field(acts_type.num_fields).name == "strategies"
+    # The HF column layout is kept as it was, dialogue_acts included; actparse's own
+    # lists come in one new column.
+    assert labelled.schema.remove(labelled.schema.get_field_index("actparse")) == table.schema
+    added = labelled.schema.field("actparse").type
+    assert [added.field(k).name for k in range(added.num_fields)] == ["strategies", "no_act"]
     assert labelled.column("dialogue_acts").to_pylist() == _acts_of_json_path(fixtures)
+    assert labelled.column("actparse").to_pylist() == _acts_of_json_path(fixtures, "actparse")
 
 
 def test_datasets_map_gives_the_same_acts(fixtures: Path) -> None:
@@ -133,6 +131,7 @@ def test_datasets_map_gives_the_same_acts(fixtures: Path) -> None:
     dataset = datasets.Dataset.from_list(rows)
     mapped = dataset.map(label_batch, batched=True, num_proc=2)
     assert mapped["dialogue_acts"] == _acts_of_json_path(fixtures)
+    assert mapped["actparse"] == _acts_of_json_path(fixtures, "actparse")
 
 
 def test_label_batch_says_when_the_columns_are_not_hf_craigslist(fixtures: Path) -> None:

@@ -1,5 +1,6 @@
-"""``actparse label --coarse``: Craigslist output gets the coarse acts beside the native
-intents, and nothing else changes; without it the output is what it always was."""
+"""``actparse label --coarse``: Craigslist output gets the coarse acts in its ``actparse``
+field, and nothing else changes (``dialogue_acts`` and event ``metadata`` keep Cocoa's
+schema); without it the output is what it always was."""
 
 from __future__ import annotations
 
@@ -22,15 +23,15 @@ def _label(source: Path, out: Path, *options: str) -> list[str]:
     return out.read_text(encoding="utf-8").splitlines()
 
 
-def _coarse_by_dialogue(source: Path) -> list[list[str]]:
-    by_id: dict[str, list[str]] = {}
+def _coarse_by_dialogue(source: Path) -> list[list[str | None]]:
+    by_id: dict[str, list[str | None]] = {}
     for row in iter_turn_rows(source):
-        by_id.setdefault(row["dialogue_id"], []).append(row["coarse"] or "")
+        by_id.setdefault(row["dialogue_id"], []).append(row["coarse"])
     return list(by_id.values())
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_hf_gets_a_coarse_list_beside_intent_and_nothing_else(
+def test_hf_gets_a_coarse_list_in_actparse_and_nothing_else(
     fixtures: Path, tmp_path: Path, jobs: str
 ) -> None:
     source = fixtures / "craigslist_validation_20.jsonl"
@@ -39,9 +40,10 @@ def test_hf_gets_a_coarse_list_beside_intent_and_nothing_else(
     expected = _coarse_by_dialogue(source)
     assert len(plain) == len(coarse) == len(expected) == 20
     for without, with_, acts in zip(plain, coarse, expected):
-        labelled = json.loads(with_)["dialogue_acts"]
-        assert list(labelled) == ["intent", "price", "strategies", "coarse"]
-        assert labelled["coarse"] == acts
+        record = json.loads(with_)
+        assert list(record["dialogue_acts"]) == ["intent", "price"]
+        assert list(record["actparse"]) == ["strategies", "no_act", "coarse"]
+        assert record["actparse"]["coarse"] == acts
         # Byte for byte: the line is the plain one with the coarse list added.
         added = f', "coarse": {json.dumps(acts, ensure_ascii=False)}'
         assert with_.replace(added, "", 1) == without
@@ -56,23 +58,20 @@ def test_without_coarse_the_output_is_the_library_output(fixtures: Path, tmp_pat
 
 
 def _strip_coarse(record: dict[str, Any]) -> dict[str, Any]:
-    for event in record["events"]:
-        if event.get("metadata"):
-            event["metadata"].pop("coarse")
+    record["actparse"].pop("coarse")
     return record
 
 
-def test_cocoa_metadata_gets_coarse_beside_intent(fixtures: Path, tmp_path: Path) -> None:
+def test_cocoa_gets_coarse_in_actparse_not_in_metadata(fixtures: Path, tmp_path: Path) -> None:
     source = fixtures / "craigslist_transcripts_20.json"
     plain = _label(source, tmp_path / "plain.jsonl")
     coarse = _label(source, tmp_path / "coarse.jsonl", "--coarse")
     expected = _coarse_by_dialogue(source)
     for without, with_, acts in zip(plain, coarse, expected):
         record = json.loads(with_)
-        metadata = [e["metadata"] for e in record["events"]]
-        assert [(m or {}).get("coarse") or "" for m in metadata] == acts
-        for m in metadata:
-            assert m is None or list(m)[:2] == ["intent", "coarse"]
+        assert record["actparse"]["coarse"] == acts
+        for m in (e["metadata"] for e in record["events"]):
+            assert m is None or list(m) in (["intent", "price"], ["intent"])
         assert json.dumps(_strip_coarse(record), ensure_ascii=False) == without
 
 
@@ -82,7 +81,7 @@ def test_formats_that_have_the_coarse_act_are_unchanged(fixtures: Path, tmp_path
         assert _label(fixtures / name, tmp_path / "coarse.jsonl", "--coarse") == plain
 
 
-def test_parquet_output_of_a_parquet_input_gets_the_coarse_field(
+def test_parquet_output_of_a_parquet_input_gets_the_coarse_list(
     fixtures: Path, tmp_path: Path
 ) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
@@ -93,7 +92,8 @@ def test_parquet_output_of_a_parquet_input_gets_the_coarse_field(
     result = runner.invoke(app, ["label", str(as_parquet), "--coarse", "-o", str(out)])
     assert result.exit_code == 0, result.output
     rows = pq.read_table(out).to_pylist()
-    assert [r["dialogue_acts"]["coarse"] for r in rows] == _coarse_by_dialogue(source)
+    assert [r["actparse"]["coarse"] for r in rows] == _coarse_by_dialogue(source)
+    assert all(set(r["dialogue_acts"]) == {"intent", "price"} for r in rows)
     kept = pq.read_table(as_parquet).to_pylist()
     assert [r["dialogue_acts"]["intent"] for r in rows] == [
         r["dialogue_acts"]["intent"] for r in kept

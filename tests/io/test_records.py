@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from actparse.api import label_file
+from actparse.api import label_file, label_record
 from actparse.io.batch import iter_items, label_items
 from actparse.io.records import InputError, detect_format, read_records
 from actparse.io.spans import json_object_spans
+from actparse.models import SKIPPED
 
 
 def test_detect_format(fixtures: Path) -> None:
@@ -107,19 +108,21 @@ def test_hf_output_keeps_fields_and_round_trips(fixtures: Path, tmp_path: Path) 
     outputs = list(label_file(source))
     assert len(outputs) == len(inputs)
     for raw, out in zip(inputs, outputs):
-        assert {k: v for k, v in out.items() if k != "dialogue_acts"} == {
+        assert {k: v for k, v in out.items() if k not in ("dialogue_acts", "actparse")} == {
             k: v for k, v in raw.items() if k != "dialogue_acts"
         }
-        acts = out["dialogue_acts"]
-        assert list(acts) == ["intent", "price", "strategies"]
+        acts, added = out["dialogue_acts"], out["actparse"]
+        assert list(acts) == ["intent", "price"]  # the published schema, nothing more
+        assert list(added) == ["strategies", "no_act"]
         assert (
             len(acts["intent"])
             == len(acts["price"])
-            == len(acts["strategies"])
+            == len(added["strategies"])
+            == len(added["no_act"])
             == len(raw["utterance"])
         )
         # Every message has a strategy label (non-strategic when no other fits).
-        assert all(labels for labels, text in zip(acts["strategies"], raw["utterance"]) if text)
+        assert all(labels for labels, text in zip(added["strategies"], raw["utterance"]) if text)
         assert all(isinstance(p, float) and (p > 0 or p == -1.0) for p in acts["price"])
     path = tmp_path / "out.jsonl"
     path.write_text("".join(json.dumps(o) + "\n" for o in outputs))
@@ -133,16 +136,21 @@ def test_cocoa_output_gets_event_metadata(fixtures: Path) -> None:
     parsed = [o for o in outputs if o["events"][0]["metadata"] is not None]
     assert parsed, "some fixture dialogues are long enough to be parsed"
     for out in parsed:
-        for event in out["events"]:
+        added = out["actparse"]
+        assert list(added) == ["strategies", "no_act"]
+        assert added["no_act"] == [None] * len(out["events"])
+        for event, strategies in zip(out["events"], added["strategies"]):
             meta = event["metadata"]
             if event["action"] in ("accept", "reject", "quit"):
-                assert meta == {"intent": event["action"], "strategies": []}
+                assert meta == {"intent": event["action"]}  # Cocoa's metadata exactly
             else:
-                assert set(meta) == {"intent", "price", "strategies"}
-                assert bool(meta["strategies"]) == (event["action"] == "message")
+                assert list(meta) == ["intent", "price"]
+            assert bool(strategies) == (event["action"] == "message")
     skipped = [o for o in outputs if o["events"][0]["metadata"] is None]
+    assert skipped, "some fixture dialogues are short enough to be skipped"
     for out in skipped:
         assert all(e["metadata"] is None for e in out["events"])
+        assert out["actparse"]["no_act"] == [SKIPPED] * len(out["events"])
 
 
 json_values = st.recursive(
@@ -196,7 +204,13 @@ def test_hf_output_line_changes_only_the_acts(fixtures: Path, tmp_path: Path) ->
     source.write_text(line + "\n")
     (out,) = [o.line for o in label_items(iter_items(source))]
     head, _, _ = line.partition('"dialogue_acts" : ')
-    tail = line[line.index(' ,"items" : ') :]  # the fields after the acts
+    tail = line[line.index(' ,"items" : ') : -1]  # the fields after the acts, no brace
     assert out.startswith(head + '"dialogue_acts" : {"intent": ')
-    assert out.endswith(tail)
+    # actparse's own field is added before the closing brace.
+    added = json.dumps(label_record(record)["actparse"], ensure_ascii=False)
+    assert out.endswith(f'{tail}, "actparse": {added}}}')
     assert json.loads(out)["dialogue_acts"]["intent"] == record["dialogue_acts"]["intent"]
+    # Labelled again, the line's fields (actparse's too) are replaced where they are.
+    source.write_text(out + "\n")
+    (again,) = [o.line for o in label_items(iter_items(source))]
+    assert again == out

@@ -2,10 +2,11 @@
 ``scenario.kbs`` and ``events`` (``action``, ``agent``, ``data``), like
 ``transcripts_extra.json``. Loaded whole.
 
-Output adds ``metadata`` to every event, as Cocoa's parsed transcripts have:
+Output adds ``metadata`` to every event, exactly as Cocoa's parsed transcripts have it:
 ``{"intent", "price"}`` for messages and offers, ``{"intent"}`` for accept, reject and
-quit, ``null`` for the events of a skipped dialogue. :func:`write_cocoa_coarse` adds
-``coarse`` beside ``intent`` in each ``metadata``.
+quit, ``null`` for the events of a skipped dialogue. What actparse adds goes in a
+top-level ``actparse`` object of lists parallel to ``events`` (see
+:mod:`actparse.corpora.craigslist.added`); :func:`write_cocoa_coarse` adds ``coarse`` there.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
+from actparse.corpora.craigslist.added import ACTPARSE_FIELD, actparse_field
 from actparse.corpora.craigslist.parser import ACTIONS
 from actparse.io.fields import agent_index, number_or_none, text_field
 from actparse.models import Act, Dialogue, Listing, Party, ReferenceAct, Turn
@@ -78,34 +80,32 @@ def dialogue_from_cocoa(raw: dict[str, Any]) -> Dialogue:
     )
 
 
-def _metadata(act: Act, dialogue: Dialogue, coarse: bool) -> dict[str, Any] | None:
+def _metadata(act: Act, dialogue: Dialogue) -> dict[str, Any] | None:
+    """Cocoa's ``metadata`` of an event, nothing more."""
     if act.intent is None:
         return None
     action = dialogue.turns[act.turn].action
-    meta: dict[str, Any] = {"intent": act.intent}
-    if coarse:
-        meta["coarse"] = act.coarse
-    if action not in ("accept", "reject", "quit"):
-        meta["price"] = act.price
-    meta["strategies"] = list(act.strategies)
-    return meta
+    if action in ("accept", "reject", "quit"):
+        return {"intent": act.intent}
+    return {"intent": act.intent, "price": act.price}
 
 
 def write_cocoa(
     raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act], *, coarse: bool = False
 ) -> dict[str, Any]:
-    """A copy of a transcript with ``metadata`` on every event, every other field kept
-    (``coarse``: with the coarse act beside the intent)."""
+    """A copy of a transcript with Cocoa's ``metadata`` on every event and actparse's own
+    lists in ``actparse`` (``coarse``: with the coarse acts), every other field kept."""
     out = dict(raw)
     events = copy.deepcopy(raw["events"])
     for event, act in zip(events, acts):
-        event["metadata"] = _metadata(act, dialogue, coarse)
+        event["metadata"] = _metadata(act, dialogue)
     out["events"] = events
+    out[ACTPARSE_FIELD] = actparse_field(acts, coarse=coarse)
     return out
 
 
 def write_cocoa_coarse(
     raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]
 ) -> dict[str, Any]:
-    """:func:`write_cocoa` with ``coarse`` beside ``intent`` in each ``metadata``."""
+    """:func:`write_cocoa` with a ``coarse`` list in ``actparse``."""
     return write_cocoa(raw, dialogue, acts, coarse=True)

@@ -6,10 +6,10 @@ survives only in ``dialogue_acts`` (train and validation). Where the acts are em
 test split) the action is unknown and the turn gets no act. Prices were stored as
 float32; :func:`restore_float32` gives back the price as typed.
 
-Output keeps every field and fills ``dialogue_acts`` in the export's conventions: intent
-``''`` and price ``-1.0`` where there is none (a price of 0 too, as the export did).
-:func:`write_hf_coarse` also gives ``dialogue_acts`` a ``coarse`` list beside ``intent``
-(``''`` where there is none), the lists it had unchanged.
+Output keeps every field and fills ``dialogue_acts`` in the export's conventions and
+schema, ``{intent, price}``: intent ``''`` and price ``-1.0`` where there is none (a price
+of 0 too, as the export did). What actparse adds goes in one field of its own,
+``actparse`` (see :func:`actparse_field`), so a labelled split has the published features.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import struct
 from collections.abc import Sequence
 from typing import Any
 
+from actparse.corpora.craigslist.added import ACTPARSE_FIELD, actparse_field
 from actparse.corpora.craigslist.parser import ACTIONS
 from actparse.io.fields import agent_index, list_field, number_or_none, text_field
 from actparse.models import Act, Dialogue, Listing, Party, ReferenceAct, Turn
@@ -135,26 +136,27 @@ def dialogue_from_hf(raw: dict[str, Any]) -> Dialogue:
 
 
 def hf_acts(acts: Sequence[Act]) -> dict[str, list[Any]]:
-    """``dialogue_acts`` in the HuggingFace layout."""
+    """``dialogue_acts`` in the HuggingFace layout: exactly ``{intent, price}``, the
+    published features, so a labelled split concatenates with the shipped ones."""
     return {
         "intent": [a.intent or "" for a in acts],
         "price": [a.price if a.price else NO_PRICE for a in acts],
-        # In the one field the export keeps its acts in, so a JSON line's other
-        # characters stay as they were (the field is spliced in).
-        "strategies": [list(a.strategies) for a in acts],
     }
 
 
 def write_hf(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> dict[str, Any]:
-    """A copy of an HF record with ``dialogue_acts`` filled in (with ``strategies``, a
-    list of labels per turn, beside ``intent`` and ``price``), every other field kept."""
+    """A copy of an HF record with ``dialogue_acts`` filled in and actparse's own
+    per-turn lists in ``actparse`` (:func:`actparse_field`), every other field kept."""
     out = dict(raw)
     out["dialogue_acts"] = hf_acts(acts)
+    out[ACTPARSE_FIELD] = actparse_field(acts)
     return out
 
 
 def write_hf_coarse(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> dict[str, Any]:
-    """:func:`write_hf` with a ``coarse`` list in ``dialogue_acts`` beside ``intent``."""
-    out = write_hf(raw, dialogue, acts)
-    out["dialogue_acts"]["coarse"] = [a.coarse or "" for a in acts]
+    """:func:`write_hf` with a ``coarse`` list in ``actparse`` (``dialogue_acts`` as
+    :func:`write_hf` writes it)."""
+    out = dict(raw)
+    out["dialogue_acts"] = hf_acts(acts)
+    out[ACTPARSE_FIELD] = actparse_field(acts, coarse=True)
     return out

@@ -43,6 +43,7 @@ __all__ = [
     "INTENT_RULES",
     "SKIP_MIN_MESSAGES",
     "SKIP_MIN_TOKENS",
+    "SKIP_MODES",
     "TAG_RULES",
     "CraigslistParser",
     "DialogueState",
@@ -84,6 +85,9 @@ INTENTS: tuple[str, ...] = (
 SKIP_MIN_TOKENS = 40
 #: ...or when either agent sent fewer messages than this.
 SKIP_MIN_MESSAGES = 2
+#: Whether that rule applies (``skip=``): ``"cocoa"`` skips as Cocoa did (the reference
+#: acts have none for such dialogues), ``"never"`` labels every dialogue.
+SKIP_MODES: tuple[str, ...] = ("cocoa", "never")
 
 NO_LISTING = Listing(title="", description="", price=None)
 
@@ -204,7 +208,9 @@ class CraigslistParser:
     and safe to reuse. ``prices`` picks the price mode
     (:data:`~actparse.corpora.craigslist.finder.PRICE_MODES`): ``"cocoa"`` (the
     default) reproduces Cocoa's linking, ``"extended"`` also finds prices written as
-    words, with a currency word, or with a ``k`` suffix.
+    words, with a currency word, or with a ``k`` suffix. ``skip`` (:data:`SKIP_MODES`):
+    ``"cocoa"`` (the default) leaves the dialogues Cocoa's length rule skips without
+    acts, each act's ``note`` saying so; ``"never"`` labels them too.
     """
 
     corpus = CORPUS
@@ -217,7 +223,11 @@ class CraigslistParser:
         act_space: ActSpace | None = None,
         prices: str = "cocoa",
         strategies: StrategyTagger | None = None,
+        skip: str = "cocoa",
     ) -> None:
+        if skip not in SKIP_MODES:
+            raise ValueError(f"skip must be one of {', '.join(SKIP_MODES)}, got {skip!r}")
+        self.skip = skip
         self.strategies = strategies if strategies is not None else default_tagger()
         self.lexicon = lexicon if lexicon is not None else load_lexicon()
         # "cocoa" reproduces the reference acts; "extended" also finds prices Cocoa's
@@ -277,7 +287,7 @@ class CraigslistParser:
     def _parse_tokenized(
         self, dialogue: Dialogue, tokens: Sequence[Sequence[str] | None]
     ) -> list[Act]:
-        if self.is_skipped(dialogue, tokens):
+        if self.skip == "cocoa" and self.is_skipped(dialogue, tokens):
             return [
                 Act(turn=t.index, agent=t.agent, intent=None, note=SKIPPED) for t in dialogue.turns
             ]
