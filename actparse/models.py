@@ -10,10 +10,8 @@ A corpus format is read into :class:`Dialogue` objects; parsing a dialogue gives
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple, get_type_hints
-
-from actparse.registry import DEFAULT_CORPUS
 
 #: The note on every act of a dialogue the skip rule left unparsed: which rule, and how
 #: to label it anyway. Written to outputs as the turn's ``no_act``: users group by it.
@@ -92,8 +90,9 @@ class Dialogue:
     id: str | None = None
     #: The reference acts the input carried, one per turn (``None`` when absent).
     reference: tuple[ReferenceAct, ...] | None = None
-    #: Which corpus (a name of :mod:`actparse.registry`).
-    corpus: str = DEFAULT_CORPUS
+    #: Which corpus (a name of :mod:`actparse.registry`). Required, by keyword: a dialogue
+    #: of no stated corpus would go to whichever parser came first.
+    corpus: str = field(kw_only=True)
     #: The outcome the corpus records (final split, reward), as the reader found it.
     outcome: Mapping[str, Any] | None = None
 

@@ -83,10 +83,10 @@ def corpus_of(input: Path | None, fmt: str = "auto", corpus: str = "auto") -> st
     if fmt != "auto":
         return registry.corpus_of_format(fmt).name
     if input is None:
-        return registry.DEFAULT_CORPUS  # the bundled sample
+        return registry.default_corpus()  # the bundled sample
     if not input.is_file():
         raise InputError(
             f"{input}: --rules, --acts and --strategies need --format when INPUT is no file"
         )
     first = next(read_records(input), None)
-    return first.corpus if first is not None else registry.DEFAULT_CORPUS
+    return first.corpus if first is not None else registry.default_corpus()

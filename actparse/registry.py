@@ -1,18 +1,25 @@
 """The corpora by name: the one place that knows which corpora exist and what each provides.
 
-A :class:`Corpus` names the formats it reads (each with its detection, reader and
-writer), its parser, its evaluator, its rule folder and its headline figure. Parsers,
-readers, writers and evaluators are given as dotted paths (``"package.module:name"``)
-and imported on first use, so labelling one corpus never imports another. Every
-dispatch in actparse (format detection, parsing, writing, batch labelling, ``actparse
-eval``, the command line's choices and help) asks this module.
+It names none itself: every corpus, the built-in ones included, is found the same way,
+through the entry points of the group ``actparse_corpora`` (each built-in corpus exports
+its :class:`Corpus` as ``SPEC`` from ``actparse/corpora/<name>/spec.py``) or
+:func:`register`. A :class:`Corpus` names the formats it reads (each with its detection,
+reader and writer), its parser, its evaluator, its rule folder and its headline figure.
+Parsers, readers, writers and evaluators are given as dotted paths
+(``"package.module:name"``) and imported on first use, so labelling one corpus never
+imports another. Every dispatch in actparse (format detection, parsing, writing, batch
+labelling, ``actparse eval``, the command line's choices and help) asks this module.
 
 Other packages add corpora without editing actparse, in either of two ways:
 
 - an entry point in the group ``actparse_corpora`` whose object is a :class:`Corpus`
-  (``[project.entry-points.actparse_corpora] mycorpus = "mypkg.spec:CORPUS"``); it is
-  loaded the first time the registry is asked about the corpora;
+  (``[project.entry-points.actparse_corpora] mycorpus = "mypkg.spec:SPEC"``); every
+  entry point is loaded the first time the registry is asked about the corpora;
 - :func:`register` at run time.
+
+The corpora come in the order of their :attr:`Corpus.order` (the built-in ones first),
+then in the order they were registered: the ``--format`` choices, the help and the
+tables of ``actparse eval`` follow it.
 
 A reader takes one raw record (a ``dict``) and returns a
 :class:`~actparse.models.Dialogue`; a writer takes ``(raw, dialogue, acts)`` and returns
@@ -25,31 +32,31 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
-if TYPE_CHECKING:
-    from actparse.io.records import Record
-    from actparse.models import Act, Dialogue
-    from actparse.reports import Report
+# Below every module that reads or parses (models imports nothing of actparse): the
+# protocols name the data model without an import cycle.
+from actparse.models import Act, Dialogue
 
 __all__ = [
-    "BUILTIN",
-    "DEFAULT_CORPUS",
     "ENTRY_POINT_GROUP",
+    "AmbiguousFormat",
     "BatchParser",
     "Corpus",
-    "Evaluator",
     "Format",
     "Handlers",
     "Loadable",
+    "NotInstalled",
     "Parser",
     "Reader",
     "Writer",
+    "claimants",
     "corpora",
     "corpus_of_format",
+    "default_corpus",
     "default_format",
     "detect",
     "format_names",
@@ -65,11 +72,24 @@ __all__ = [
     "unregister",
 ]
 
-#: The entry-point group plug-in corpora register under.
+#: The entry-point group every corpus (built-in or plug-in) registers under.
 ENTRY_POINT_GROUP = "actparse_corpora"
-#: The corpus a hand-built :class:`~actparse.models.Dialogue` belongs to by default, and
-#: whose first format an empty or unreadable file is taken to be.
-DEFAULT_CORPUS = "craigslist"
+#: The :attr:`Corpus.order` of a corpus that gives none: after the built-in ones.
+PLUGIN_ORDER = 1000
+
+
+class NotInstalled(RuntimeError):
+    """No corpus is registered under the entry points: actparse runs from a source tree
+    that was never installed (entry points come from an installed distribution)."""
+
+
+class AmbiguousFormat(ValueError):
+    """A record that formats of more than one corpus claim (none declared narrower)."""
+
+    def __init__(self, formats: Sequence[str]) -> None:
+        self.formats = tuple(formats)
+        named = " and ".join(f"{f!r} ({_formats()[f][1].title})" for f in self.formats)
+        super().__init__(f"the record fits the formats {named}; pass --format")
 
 
 class Parser(Protocol):
@@ -84,9 +104,8 @@ class BatchParser(Parser, Protocol):
     def parse_many(self, dialogues: Sequence[Dialogue]) -> list[list[Act]]: ...
 
 
-Reader = Callable[[dict[str, Any]], "Dialogue"]
-Writer = Callable[[dict[str, Any], "Dialogue", Sequence["Act"]], dict[str, Any]]
-Evaluator = Callable[[Iterable["Record"], Parser], "Report"]
+Reader = Callable[[dict[str, Any]], Dialogue]
+Writer = Callable[[dict[str, Any], Dialogue, Sequence[Act]], dict[str, Any]]
 #: A callable, or the dotted path ``"module:attribute"`` of one, imported on first use.
 Loadable = str | Callable[..., Any]
 
@@ -120,6 +139,10 @@ class Format:
     #: the format's schema has no room, in a field of the writer's own) and changes
     #: nothing else (``actparse label --coarse``).
     coarse_writer: Loadable | None = None
+    #: Formats (of any corpus) this one is more specific than: where both claim a record,
+    #: it is this one's; where two claim it and neither is narrower, the record is
+    #: ambiguous (:class:`AmbiguousFormat`).
+    narrower_than: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -142,6 +165,9 @@ class Corpus:
     #: other: ``Dialogue -> key``, the same key for both views of one dialogue. Per-turn
     #: tables keep a dialogue's first view only (``None``: each record is a dialogue).
     view_key: Loadable | None = None
+    #: Where the corpus comes among the corpora (lower first; equal: in the order
+    #: registered). The built-in ones take 10 to 40.
+    order: int = PLUGIN_ORDER
 
 
 def resolve(target: Loadable) -> Any:
@@ -161,137 +187,11 @@ def _import(dotted: str) -> Any:
 
 
 # ---------------------------------------------------------------------------
-# Detection of the built-in formats: keys only, so that detecting never imports a corpus.
-# ---------------------------------------------------------------------------
-
-
-def _cocoa_kbs_are_mappings(raw: Mapping[str, Any]) -> bool | None:
-    """For a Cocoa transcript (``scenario`` and ``events``): whether its knowledge bases
-    are mappings (Craigslist: an item and a role) rather than lists (MutualFriends:
-    friends); ``None`` for anything else."""
-    scenario = raw.get("scenario")
-    if not isinstance(scenario, Mapping) or "events" not in raw:
-        return None
-    kbs = scenario.get("kbs") or [None]
-    return isinstance(kbs[0], Mapping)
-
-
-def _is_craigslist_hf(raw: Mapping[str, Any]) -> bool:
-    return "agent_turn" in raw or "utterance" in raw
-
-
-def _is_craigslist_cocoa(raw: Mapping[str, Any]) -> bool:
-    return _cocoa_kbs_are_mappings(raw) is True
-
-
-def _is_dealornodeal(raw: Mapping[str, Any]) -> bool:
-    return "dialogue" in raw and "input" in raw
-
-
-def _is_casino(raw: Mapping[str, Any]) -> bool:
-    return "chat_logs" in raw
-
-
-def _is_mutualfriends(raw: Mapping[str, Any]) -> bool:
-    return "scenario_kbs" in raw or _cocoa_kbs_are_mappings(raw) is False
-
-
-_CL = "actparse.corpora.craigslist"
-_MF = "actparse.corpora.mutualfriends"
-_DOND = "actparse.corpora.dealornodeal"
-_CASINO = "actparse.corpora.casino"
-
-BUILTIN: tuple[Corpus, ...] = (
-    Corpus(
-        name="craigslist",
-        title="CraigslistBargains",
-        formats=(
-            Format(
-                name="hf",
-                help="Craigslist HuggingFace JSON lines, streamed",
-                detect=_is_craigslist_hf,
-                reader=f"{_CL}.hf:dialogue_from_hf",
-                writer=f"{_CL}.hf:write_hf",
-                acts_field="dialogue_acts",
-                added_fields=("actparse",),
-                coarse_writer=f"{_CL}.hf:write_hf_coarse",
-            ),
-            Format(
-                name="cocoa",
-                help="Craigslist Cocoa transcripts, a JSON list loaded whole",
-                detect=_is_craigslist_cocoa,
-                reader=f"{_CL}.cocoa:dialogue_from_cocoa",
-                writer=f"{_CL}.cocoa:write_cocoa",
-                coarse_writer=f"{_CL}.cocoa:write_cocoa_coarse",
-            ),
-        ),
-        parser=f"{_CL}.parser:default_parser",
-        evaluator=f"{_CL}.evaluate:evaluate",
-        headline="message_joint_agreement",
-        rules="craigslist",
-    ),
-    Corpus(
-        name="dealornodeal",
-        title="Deal or No Deal",
-        formats=(
-            Format(
-                name="dealornodeal",
-                help="the original text or HF JSON lines",
-                detect=_is_dealornodeal,
-                reader=f"{_DOND}:dialogue_from_dealornodeal",
-                writer="actparse.io.writers:write_acts",
-                text_marker="<",
-                text_reader=f"{_DOND}:text_line_to_record",
-            ),
-        ),
-        parser=f"{_DOND}:DealOrNoDealParser",
-        evaluator=f"{_DOND}:evaluate_dealornodeal",
-        headline="final_split_accuracy",
-        rules="dealornodeal",
-        view_key=f"{_DOND}:dialogue_key",
-    ),
-    Corpus(
-        name="casino",
-        title="CaSiNo",
-        formats=(
-            Format(
-                name="casino",
-                help="the original JSON list",
-                detect=_is_casino,
-                reader=f"{_CASINO}:dialogue_from_casino",
-                writer="actparse.io.writers:write_acts",
-            ),
-        ),
-        parser=f"{_CASINO}:CasinoParser",
-        evaluator=f"{_CASINO}:evaluate_casino",
-        headline="final_split_accuracy",
-        rules="casino",
-    ),
-    Corpus(
-        name="mutualfriends",
-        title="MutualFriends",
-        formats=(
-            Format(
-                name="mutualfriends",
-                help="HF JSON lines or Cocoa transcripts",
-                detect=_is_mutualfriends,
-                reader=f"{_MF}.reader:dialogue_from_mutualfriends",
-                writer=f"{_MF}.writer:write_mutualfriends",
-            ),
-        ),
-        parser=f"{_MF}.parser:MutualFriendsParser",
-        evaluator=f"{_MF}.evaluate:evaluate_mutualfriends",
-        headline="selection_agreement",
-        rules="mutualfriends",
-    ),
-)
-
-# ---------------------------------------------------------------------------
 # The registry
 # ---------------------------------------------------------------------------
 
-_registered: dict[str, Corpus] = {c.name: c for c in BUILTIN}
-_plugins_loaded = False
+_registered: dict[str, Corpus] = {}
+_loaded = False
 
 
 def register(corpus: Corpus, *, replace: bool = False) -> Corpus:
@@ -299,7 +199,7 @@ def register(corpus: Corpus, *, replace: bool = False) -> Corpus:
 
     Its format names must be new: a format belongs to one corpus.
     """
-    _load_plugins()
+    _load()
     _add(corpus, replace)
     return corpus
 
@@ -327,18 +227,30 @@ def unregister(name: str) -> None:
 
 
 def _forget() -> None:
+    _sorted.cache_clear()
     _formats.cache_clear()
     handlers.cache_clear()
     shipped_parser.cache_clear()
 
 
-def _load_plugins() -> None:
-    """Register the corpora of the ``actparse_corpora`` entry points, once."""
-    global _plugins_loaded
-    if _plugins_loaded:
+def _load() -> None:
+    """Register the corpora of the ``actparse_corpora`` entry points, once.
+
+    No entry point at all means actparse itself is not installed (its own corpora are
+    entry points too): an empty registry would only fail later and more obscurely.
+    """
+    global _loaded
+    if _loaded:
         return
-    _plugins_loaded = True
-    for point in entry_points(group=ENTRY_POINT_GROUP):
+    # By name, so that the order of equal-ranked plug-ins does not hang on sys.path.
+    points = sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: (p.name, p.value))
+    if not points:
+        raise NotInstalled(
+            f"no corpus is registered (entry point group {ENTRY_POINT_GROUP!r} is empty): "
+            "actparse is not installed; in a source checkout run: pip install -e ."
+        )
+    _loaded = True
+    for point in points:
         corpus = point.load()
         if callable(corpus) and not isinstance(corpus, Corpus):
             corpus = corpus()
@@ -350,10 +262,16 @@ def _load_plugins() -> None:
         _add(corpus, replace=False)
 
 
+@functools.cache
+def _sorted() -> tuple[Corpus, ...]:
+    # sorted() is stable: equal orders keep the order of registration.
+    return tuple(sorted(_registered.values(), key=lambda c: c.order))
+
+
 def corpora() -> tuple[Corpus, ...]:
     """Every registered corpus: the built-in ones first, in a fixed order."""
-    _load_plugins()
-    return tuple(_registered.values())
+    _load()
+    return _sorted()
 
 
 def names() -> tuple[str, ...]:
@@ -363,21 +281,26 @@ def names() -> tuple[str, ...]:
 
 def get(name: str) -> Corpus:
     """The corpus called ``name``; an unknown name is a ``ValueError`` listing the known."""
-    _load_plugins()
+    _load()
     try:
         return _registered[name]
     except KeyError:
         raise ValueError(f"unknown corpus {name!r}; one of {sorted(_registered)}") from None
 
 
+def default_corpus() -> str:
+    """The corpus a run with no input (the bundled sample) is for: the first one."""
+    return corpora()[0].name
+
+
 @functools.cache
 def _formats() -> dict[str, tuple[Format, Corpus]]:
-    return {f.name: (f, c) for c in _registered.values() for f in c.formats}
+    return {f.name: (f, c) for c in _sorted() for f in c.formats}
 
 
 def formats() -> dict[str, Format]:
-    """Every format by its name, in registration order."""
-    _load_plugins()
+    """Every format by its name, in the order of the corpora."""
+    _load()
     return {name: spec for name, (spec, _corpus) in _formats().items()}
 
 
@@ -388,7 +311,7 @@ def format_names() -> tuple[str, ...]:
 
 def format_spec(name: str) -> Format:
     """The format called ``name``; unknown: a ``ValueError`` listing the known ones."""
-    _load_plugins()
+    _load()
     try:
         return _formats()[name][0]
     except KeyError:
@@ -401,15 +324,26 @@ def corpus_of_format(name: str) -> Corpus:
     return _formats()[name][1]
 
 
-def detect(raw: Any) -> str | None:
-    """The format of one raw record, judged by its keys (``None`` when no format fits)."""
+def claimants(raw: Any) -> tuple[str, ...]:
+    """Every format whose detection claims a raw record, less those a narrower claimant
+    declares itself more specific than."""
     if not isinstance(raw, Mapping):
-        return None
-    _load_plugins()
-    for name, (spec, _corpus) in _formats().items():
-        if spec.detect(raw):
-            return name
-    return None
+        return ()
+    _load()
+    found = [name for name, (spec, _corpus) in _formats().items() if spec.detect(raw)]
+    wider = {w for name in found for w in _formats()[name][0].narrower_than}
+    return tuple(name for name in found if name not in wider)
+
+
+def detect(raw: Any) -> str | None:
+    """The format of one raw record, judged by its keys (``None`` when no format fits).
+
+    Every format is asked: a record two of them claim is an :class:`AmbiguousFormat`.
+    """
+    found = claimants(raw)
+    if len(found) > 1:
+        raise AmbiguousFormat(found)
+    return found[0] if found else None
 
 
 def text_format(marker: str) -> str | None:
@@ -455,5 +389,6 @@ def shipped_parser(name: str) -> Parser:
 
 
 def default_format() -> str:
-    """The format an empty file, or one whose first line is broken, is read as."""
-    return get(DEFAULT_CORPUS).formats[0].name
+    """The format an empty file, or one whose first line is broken, is read as: the first
+    format of the first corpus."""
+    return corpora()[0].formats[0].name

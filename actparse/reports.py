@@ -11,7 +11,7 @@ and ``misses``. Rendering to a terminal is :mod:`actparse.render`'s job.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, ClassVar
@@ -22,6 +22,7 @@ from actparse.models import Dialogue
 
 __all__ = [
     "JSON_KEYS",
+    "Evaluator",
     "Miss",
     "MissTurn",
     "Report",
@@ -30,6 +31,10 @@ __all__ = [
     "format_figure",
     "located",
 ]
+
+#: What a corpus' ``evaluator`` is: ``(records, parser)`` -> its :class:`Report`. Here, not
+#: in :mod:`actparse.registry`, which sits below the records and the reports.
+Evaluator = Callable[[Iterable[Record], registry.Parser], "Report"]
 
 #: The top-level keys of :meth:`Report.to_json`, the same for every corpus.
 JSON_KEYS = ("corpus", "dialogues", "headline", "figures", "misses")
@@ -218,7 +223,7 @@ def evaluate_records(
             f"{source}: the records are {registry.get(first.corpus).title} (format "
             f"{first.format}), not {spec.title}; 'auto' tells the corpus from the records"
         )
-    evaluator: registry.Evaluator = registry.resolve(spec.evaluator)
+    evaluator: Evaluator = registry.resolve(spec.evaluator)
     parser = (parsers or {}).get(name) or registry.shipped_parser(name)
     report = evaluator(chain([first], stream), parser)
     if report.scored_items() == 0:

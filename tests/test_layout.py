@@ -54,6 +54,19 @@ def test_no_import_cycle() -> None:
     assert cycles == []
 
 
+def test_no_import_cycle_counting_type_checking_imports() -> None:
+    # Type-only imports are still a module knowing its user: no cycle through them either.
+    grimp = pytest.importorskip("grimp")
+    graph = grimp.build_graph("actparse", exclude_type_checking_imports=False)
+    cycles = [
+        (a, b)
+        for a in graph.modules
+        for b in graph.find_modules_directly_imported_by(a)
+        if graph.chain_exists(importer=b, imported=a)
+    ]
+    assert cycles == []
+
+
 def _quoted_corpus_names(path: Path) -> list[tuple[int, str]]:
     names = set(registry.names())
     tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -23,8 +23,8 @@ import pytest
 import regex
 
 from actparse import registry
-from actparse.corpora import dealornodeal
 from actparse.corpora.craigslist import calibrate, extended, linking, numbers
+from actparse.corpora.dealornodeal import core as dealornodeal
 from actparse.corpora.mutualfriends import names
 from actparse.corpora.splits import tokens as split_tokens
 from actparse.engine import sentences, tokenizer
@@ -113,7 +113,9 @@ def _rule(rule: Rule) -> Call:
 
 CASES: list[object] = []
 # Every corpus' tag rules, and the strategy rules (one file for every corpus).
-RULE_SETS = [(c.name, load_rules(shipped(c.rules, "tags.yaml"))) for c in registry.BUILTIN]
+RULE_SETS = [
+    (c.name, load_rules(shipped(c.rules, "tags.yaml"))) for c in registry.corpora() if c.rules
+]
 RULE_SETS.append(("strategies", load_strategy_rules()))
 for set_name, rules in RULE_SETS:
     for rule in rules.rules:

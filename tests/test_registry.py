@@ -1,14 +1,13 @@
 """The corpus registry: the one place that knows the corpora, lazy, open to plug-ins.
 
-A made-up corpus (``tests/fixtures/plugin/toycorpus.py``) is plugged in from outside, both
-through the ``actparse_corpora`` entry point (in a fresh interpreter, through the
-command line) and through ``actparse.register``; nothing under ``actparse/`` names it.
+A made-up corpus (the distribution ``tests/plugin/``) is plugged in at run time through
+``actparse.register`` here; ``tests/test_plugin.py`` installs it and finds it through its
+entry point. Nothing under ``actparse/`` names it.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,7 +18,8 @@ import pytest
 import actparse
 from actparse import registry
 
-PLUGIN = Path(__file__).resolve().parent / "fixtures" / "plugin"
+PLUGIN = Path(__file__).resolve().parent / "plugin"
+BUILTIN = ("craigslist", "dealornodeal", "casino", "mutualfriends")
 TOY = {
     "toy_turns": [
         {"speaker": 0, "text": "hello there"},
@@ -34,23 +34,45 @@ TOY = {
 def toy() -> Iterator[registry.Corpus]:
     sys.path.insert(0, str(PLUGIN))
     try:
-        from toycorpus import CORPUS  # type: ignore[import-not-found]
+        from toycorpus.spec import SPEC  # type: ignore[import-not-found]
 
-        yield actparse.register(CORPUS)
+        yield actparse.register(SPEC)
     finally:
         registry.unregister("toy")
         sys.path.remove(str(PLUGIN))
 
 
 def test_the_builtin_corpora_are_registered_with_their_formats() -> None:
-    assert registry.names()[:4] == ("craigslist", "dealornodeal", "casino", "mutualfriends")
+    assert registry.names()[:4] == BUILTIN
     assert registry.format_names()[:5] == ("hf", "cocoa", "dealornodeal", "casino", "mutualfriends")
     for corpus in registry.corpora():
         assert corpus.formats and corpus.headline and corpus.title
 
 
+def test_the_builtin_corpora_come_through_entry_points_as_plugins_do() -> None:
+    from importlib.metadata import entry_points
+
+    points = {p.name: p.load() for p in entry_points(group=registry.ENTRY_POINT_GROUP)}
+    assert {c.name: c for c in registry.corpora()[:4]} == {n: points[n] for n in BUILTIN}
+
+
+def test_without_entry_points_the_registry_says_actparse_is_not_installed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(registry, "_loaded", False)
+    monkeypatch.setattr(registry, "_registered", {})
+    monkeypatch.setattr(registry, "entry_points", lambda group: [])
+    registry._forget()
+    try:
+        with pytest.raises(registry.NotInstalled, match=r"not installed.*pip install"):
+            registry.names()
+    finally:
+        monkeypatch.undo()
+        registry._forget()
+
+
 def test_every_dotted_path_of_the_builtin_corpora_resolves() -> None:
-    for corpus in registry.BUILTIN:
+    for corpus in registry.corpora()[:4]:
         for target in (corpus.parser, corpus.evaluator):
             assert callable(registry.resolve(target))
         for fmt in corpus.formats:
@@ -88,49 +110,6 @@ def test_a_corpus_registered_at_run_time_labels_and_evaluates(toy: registry.Corp
     assert [a.coarse for a in acts] == ["greet", "inquire", "unknown"]
 
 
-def test_a_plugin_found_through_its_entry_point_works_from_the_command_line(
-    tmp_path: Path,
-) -> None:
-    # An installed distribution is a folder on the path with a .dist-info beside it.
-    site = tmp_path / "site"
-    info = site / "toycorpus-1.0.dist-info"
-    info.mkdir(parents=True)
-    (site / "toycorpus.py").write_text((PLUGIN / "toycorpus.py").read_text())
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toycorpus\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[actparse_corpora]\ntoy = toycorpus:CORPUS\n")
-    source = tmp_path / "toy.jsonl"
-    source.write_text(json.dumps(TOY) + "\n")
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]),
-    }
-
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "actparse", *args],
-            capture_output=True,
-            text=True,
-            env=env,
-            check=False,
-        )
-
-    helped = run("label", "--help")
-    assert "toy" in helped.stdout  # the --format choices come from the registry
-    labelled = run("label", str(source))
-    assert labelled.returncode == 0, labelled.stderr
-    record = json.loads(labelled.stdout)
-    assert [a["intent"] for a in record["acts"]] == ["greet", "inquire", "unknown"]
-    evaluated = run("eval", str(source), "--json")
-    assert evaluated.returncode == 0, evaluated.stderr
-    doc = json.loads(evaluated.stdout)
-    assert doc["corpus"] == "toy" and doc["dialogues"] == 1
-    assert doc["headline"] == {"figure": "intent_agreement", "value": 2 / 3}
-    assert doc["misses"][0]["turns"][0]["ours"] == "unknown"
-    shown = run("eval", str(source), "--min-agreement", "0.9")
-    assert shown.returncode == 1  # below the floor
-    assert "firewood" in shown.stdout and "reference: inform | ours: unknown" in shown.stdout
-
-
 def test_labelling_craigslist_imports_no_other_corpus(fixtures: Path) -> None:
     code = (
         "import sys, actparse\n"
@@ -141,7 +120,11 @@ def test_labelling_craigslist_imports_no_other_corpus(fixtures: Path) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     loaded = eval(result.stdout)
-    assert loaded and all(m.startswith("actparse.corpora.craigslist") for m in loaded), loaded
+    # Of another corpus, only what the registry reads: its spec and the package holding it.
+    others = {f"actparse.corpora.{n}{part}" for n in BUILTIN[1:] for part in ("", ".spec")}
+    assert loaded and all(
+        m.startswith("actparse.corpora.craigslist") or m in others for m in loaded
+    ), loaded
 
 
 def test_importing_actparse_loads_no_corpus() -> None:
@@ -152,3 +135,38 @@ def test_importing_actparse_loads_no_corpus() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+def _claiming(name: str, narrower_than: tuple[str, ...] = ()) -> registry.Corpus:
+    """A corpus whose one format claims every record with an ``utterance``."""
+    fmt = registry.Format(
+        name, "claims hf", lambda raw: "utterance" in raw, "x:y", "x:y", narrower_than=narrower_than
+    )
+    return registry.Corpus(
+        name=name, title=name.title(), formats=(fmt,), parser="x:y", evaluator="x:y", headline="h"
+    )
+
+
+def test_a_record_two_corpora_claim_is_an_input_error_naming_both(tmp_path: Path) -> None:
+    from actparse.io.records import InputError, read_records
+
+    source = tmp_path / "both.jsonl"
+    source.write_text(json.dumps({"utterance": ["hi"], "agent_turn": [0]}) + "\n")
+    registry.register(_claiming("greedy"))
+    try:
+        with pytest.raises(registry.AmbiguousFormat, match=r"'hf' .*'greedy'.*--format"):
+            registry.detect({"utterance": []})
+        with pytest.raises(InputError, match=r"both.jsonl:1: .*'hf' \(CraigslistBargains\)"):
+            list(read_records(source))
+        assert [r.format for r in read_records(source, "hf")] == ["hf"]
+    finally:
+        registry.unregister("greedy")
+
+
+def test_a_format_declared_narrower_wins_the_records_both_claim() -> None:
+    registry.register(_claiming("narrow", narrower_than=("hf",)))
+    try:
+        assert registry.detect({"utterance": []}) == "narrow"
+    finally:
+        registry.unregister("narrow")
+    assert registry.detect({"utterance": []}) == "hf"

@@ -10,21 +10,30 @@ the rules' own, one by one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import regex
 
 from actparse.engine.patternparts import OrderedSearch, ordered_search, top_alternatives
 from actparse.engine.prefilter import ASCII_LOWER, BOUNDARY, pattern_tree, required_literals
 
-if TYPE_CHECKING:
-    from actparse.engine.tags import Rule
-
 __all__ = ["BASE_FLAGS", "TagMatcher", "lacks", "literal_alternatives"]
 
 #: Cocoa ran on Python 2, where patterns compiled without re.UNICODE have ASCII-only
 #: \w, \d, \s and case folding; VERSION0 keeps the `re`-compatible semantics.
 BASE_FLAGS = regex.VERSION0 | regex.ASCII
+
+
+class Rule(Protocol):
+    """What a matcher reads of a rule (:class:`~actparse.engine.tags.Rule` has it): said
+    here, so that this module needs nothing of :mod:`~actparse.engine.tags`, its user."""
+
+    @property
+    def match(self) -> str: ...
+    @property
+    def values(self) -> tuple[str, ...]: ...
+    @property
+    def ignore_case(self) -> bool: ...
 
 
 #: A finite alternation expands to at most this many literals before regex is kept.

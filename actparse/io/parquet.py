@@ -14,9 +14,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from actparse import registry
 from actparse.io.destination import Destination
-from actparse.io.sources import InputError
+from actparse.io.sources import InputError, detect_at
 
 __all__ = ["ParquetSink", "is_parquet", "iter_parquet_rows", "parquet_schema", "require_pyarrow"]
 
@@ -59,7 +58,7 @@ def iter_parquet_rows(path: str | Path) -> Iterator[tuple[int, str, dict[str, An
         for row in batch.to_pylist():
             number += 1
             if fmt is None:
-                fmt = registry.detect(row)
+                fmt = detect_at(row, f"{path}:{number}")
                 if fmt is None:
                     raise InputError(f"{path}:1: cannot tell the format of the rows")
             yield number, fmt, row

@@ -20,7 +20,7 @@ from typing import IO, Any
 from actparse import registry
 from actparse.io.messages import describe, json_kind
 from actparse.io.parquet import is_parquet, iter_parquet_rows
-from actparse.io.sources import InputError, Piece, open_source
+from actparse.io.sources import InputError, Piece, detect_at, open_source
 from actparse.models import Dialogue
 
 __all__ = [
@@ -64,8 +64,9 @@ class Record:
 
 
 def format_of_record(raw: Any) -> str | None:
-    """The format a single raw record is in, judged by its fields (``None`` if unknown)."""
-    return registry.detect(raw)
+    """The format a single raw record is in, judged by its fields (``None`` if unknown; a
+    record two corpora's formats claim is an :class:`InputError`)."""
+    return detect_at(raw, "record")
 
 
 def open_text(path: str | Path) -> IO[str]:

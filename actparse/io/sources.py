@@ -41,6 +41,7 @@ __all__ = [
     "TEXT",
     "Piece",
     "Source",
+    "detect_at",
     "open_source",
     "source_name",
 ]
@@ -64,6 +65,15 @@ _decoder = json.JSONDecoder()
 
 class InputError(ValueError):
     """Input that cannot be read; the message names the source, the line and the problem."""
+
+
+def detect_at(raw: Any, where: str) -> str | None:
+    """The format of one raw record (``None``: none fits); a record formats of two
+    corpora claim is an :class:`InputError` at ``where`` (``file:line``)."""
+    try:
+        return registry.detect(raw)
+    except registry.AmbiguousFormat as err:
+        raise InputError(f"{where}: {err}") from None
 
 
 class Piece(NamedTuple):
@@ -255,7 +265,7 @@ def _lines_format(head: list[_Line], lines: Iterator[_Line], name: str) -> tuple
         except ValueError:
             continue
         if isinstance(raw, dict):
-            fmt = registry.detect(raw)
+            fmt = detect_at(raw, f"{name}:{line.number}")
             if fmt is None:
                 raise _cannot_tell(name, line.number)
             return more, fmt
@@ -275,7 +285,7 @@ def _cannot_tell(name: str, number: int) -> InputError:
 def _list_format(pieces: list[Piece], name: str) -> str:
     for piece in pieces:
         if piece.error is None:
-            fmt = registry.detect(piece.raw)
+            fmt = detect_at(piece.raw, f"{name}:{piece.line}")
             if fmt is None:
                 raise _cannot_tell(name, piece.line)
             return fmt

@@ -41,6 +41,7 @@ from typing import Any, NamedTuple
 from actparse import registry
 from actparse.io.messages import json_kind
 from actparse.io.records import InputError, Record, read_records
+from actparse.io.sources import detect_at
 from actparse.models import Act, Dialogue, Turn
 
 __all__ = [
@@ -377,7 +378,7 @@ def _as_record(item: Mapping[str, Any] | Record, fmt: str, source: str, line: in
             f"{source}:{line}: expected a record (an object of fields), got {json_kind(item)}"
         )
     raw = dict(item)
-    found = registry.detect(raw) if fmt == "auto" else fmt
+    found = detect_at(raw, f"{source}:{line}") if fmt == "auto" else fmt
     if found is None:
         raise InputError(f"{source}:{line}: cannot tell which corpus this record is from")
     return Record(raw, found, source, line)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from actparse.corpora.craigslist.added import ACTPARSE_FIELD, actparse_field
-from actparse.corpora.craigslist.parser import ACTIONS
+from actparse.corpora.craigslist.parser import ACTIONS, CORPUS
 from actparse.io.fields import agent_index, number_or_none, text_field
 from actparse.models import Act, Dialogue, Listing, Party, ReferenceAct, Turn
 
@@ -77,6 +77,7 @@ def dialogue_from_cocoa(raw: dict[str, Any]) -> Dialogue:
         parties=(parties[0], parties[1]),
         id=raw.get("uuid"),
         reference=tuple(reference) if has_reference else None,
+        corpus=CORPUS,
     )
 
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from actparse.corpora.craigslist.added import ACTPARSE_FIELD, actparse_field
-from actparse.corpora.craigslist.parser import ACTIONS
+from actparse.corpora.craigslist.parser import ACTIONS, CORPUS
 from actparse.io.fields import agent_index, list_field, number_or_none, text_field
 from actparse.models import Act, Dialogue, Listing, Party, ReferenceAct, Turn
 
@@ -132,7 +132,9 @@ def dialogue_from_hf(raw: dict[str, Any]) -> Dialogue:
             turns.append(Turn(index, who, ref.intent, "", price))
         else:
             turns.append(Turn(index, who, None))
-    return Dialogue(turns=tuple(turns), parties=(parties[0], parties[1]), reference=reference)
+    return Dialogue(
+        turns=tuple(turns), parties=(parties[0], parties[1]), reference=reference, corpus=CORPUS
+    )
 
 
 def hf_acts(acts: Sequence[Act]) -> dict[str, list[Any]]:

@@ -30,7 +30,7 @@ def dialogue(*messages: tuple[int, str], extra: tuple[Turn, ...] = ()) -> Dialog
     turns += tuple(
         Turn(len(turns) + i, t.agent, t.action, t.text, t.offer_price) for i, t in enumerate(extra)
     )
-    return Dialogue(turns=turns, parties=PARTIES)
+    return Dialogue(turns=turns, parties=PARTIES, corpus="craigslist")
 
 
 def view(

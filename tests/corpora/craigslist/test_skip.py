@@ -27,7 +27,7 @@ HF = "craigslist_validation_20.jsonl"
 
 def _short() -> Dialogue:
     turns = tuple(Turn(i, i % 2, "message", text) for i, text in enumerate(SHORT))
-    return Dialogue(turns=turns, parties=PARTIES)
+    return Dialogue(turns=turns, parties=PARTIES, corpus="craigslist")
 
 
 def test_the_default_skips_and_says_why() -> None:
