@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -96,6 +97,7 @@ def test_a_plugin_found_through_its_entry_point_works_from_the_command_line(
     info = site / "toycorpus-1.0.dist-info"
     info.mkdir(parents=True)
     (site / "toycorpus.py").write_text((PLUGIN / "toycorpus.py").read_text())
+    shutil.copytree(PLUGIN / "toy_rules", site / "toy_rules")
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toycorpus\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text("[actparse_corpora]\ntoy = toycorpus:CORPUS\n")
     source = tmp_path / "toy.jsonl"
