@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from actparse import registry
+from actparse.engine.pipeline import pipeline, pipelines
 from actparse.io.messages import json_kind
 from actparse.io.records import InputError, Record, format_of_record, read_records
 from actparse.io.turns import COLUMNS, Source, iter_turn_rows, rows_of_dialogue
 from actparse.io.writers import write_record
 from actparse.models import Act, Dialogue
 from actparse.registry import Parser
-from actparse.registry import shipped_parser as parser_for
 from actparse.reports import Report, evaluate_records
 
 if TYPE_CHECKING:
@@ -51,6 +51,12 @@ def _record(raw: Any, source: str = "<record>", line: int = 1) -> Record:
     return Record(record, fmt, source, line)
 
 
+def parser_for(corpus: str) -> Parser:
+    """The shipped parser of a corpus in its pipeline (its acts carry their coarse acts),
+    built once per process."""
+    return pipeline(corpus)
+
+
 def parse_dialogue(
     dialogue: Dialogue | Mapping[str, Any], parser: Parser | None = None
 ) -> list[Act]:
@@ -60,7 +66,7 @@ def parse_dialogue(
     format (the format is told from its fields).
     """
     d = dialogue if isinstance(dialogue, Dialogue) else _record(dialogue).dialogue()
-    return (parser or parser_for(d.corpus)).parse(d)
+    return pipeline(d.corpus, parser).parse(d)
 
 
 def label_record(record: Mapping[str, Any], parser: Parser | None = None) -> dict[str, Any]:
@@ -79,7 +85,7 @@ def label_record(record: Mapping[str, Any], parser: Parser | None = None) -> dic
 def label_raw(record: Record, parser: Parser | None = None) -> tuple[dict[str, Any], list[Act]]:
     """The labelled copy of a record, every input field kept, and its acts."""
     dialogue = record.dialogue()
-    acts = (parser or parser_for(dialogue.corpus)).parse(dialogue)
+    acts = pipeline(dialogue.corpus, parser).parse(dialogue)
     return write_record(record.raw, record.format, dialogue, acts), acts
 
 
@@ -150,10 +156,10 @@ def label_records(
     ``parsers`` overrides the shipped parser of a corpus (e.g. a Craigslist parser with
     another lexicon).
     """
-    chosen = parsers or {}
+    chosen = pipelines(parsers)
     for record in records:
         dialogue = record.dialogue()
-        parser = chosen.get(dialogue.corpus) or parser_for(dialogue.corpus)
+        parser = chosen.get(dialogue.corpus) or pipeline(dialogue.corpus)
         yield record, dialogue, parser.parse(dialogue)
 
 
@@ -259,7 +265,7 @@ def turns_batch(
                 "Dataset.map(actparse.turns_batch, batched=True, with_indices=True, "
                 "features=actparse.turn_features(dataset.features))"
             )
-        acts = (parser or parser_for(dialogue.corpus)).parse(dialogue)
+        acts = pipeline(dialogue.corpus, parser).parse(dialogue)
         turns.append(list(rows_of_dialogue(dialogue, acts, ident)))
     return {"turns": turns}
 

@@ -1,7 +1,12 @@
 """Parsers built from a user's options, for the command line and any other caller:
-another price lexicon or price mode (Craigslist), another tag-rule file, act space or
+another price lexicon or price mode (Craigslist), another tag-rule file, act file or
 strategy-rule file (the input's corpus). Each corpus' modules are imported only when an
 option needs them.
+
+An act file (``--acts``) is a coarse act inventory like the shipped ``rules/acts.yaml``:
+the input corpus' coarse map (``coarse.yaml`` of its rule folder) is checked against it,
+unless the file maps that corpus' intents itself (under each act, a list per corpus name,
+the layout of old), which then replace the folder's map.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from typing import Any
 
 from actparse import registry
 from actparse.engine.acts import load_act_space
+from actparse.engine.pipeline import pipeline
 from actparse.engine.strategies import StrategyTagger, load_strategy_rules, shipped_lexicon
 from actparse.engine.tags import load_rules
 from actparse.io.records import InputError, read_records
@@ -46,9 +52,9 @@ def option_parsers(
     options: dict[str, Any] = {}
     if rules is not None:
         options["rules"] = load_rules(rules)
-    if acts is not None:
-        options["act_space"] = load_act_space(acts)
-    name = corpus_of(input, fmt, corpus) if options or strategies is not None else None
+    space = load_act_space(acts) if acts is not None else None
+    wanted = options or strategies is not None or space is not None
+    name = corpus_of(input, fmt, corpus) if wanted else None
     if strategies is not None:
         # The user's rules in place of the shipped ones; a corpus' learned lexicon stays.
         lexicon_path = getattr(_parser_class(name), "strategy_lexicon", ())
@@ -67,6 +73,9 @@ def option_parsers(
         if missing:
             raise InputError(f"the {name} parser takes no {' or '.join(sorted(missing))}")
         out[name] = build(**options)
+    if name is not None and space is not None:
+        # The pipeline sets the coarse acts, so any parser, a plug-in's too, takes the file.
+        out[name] = pipeline(name, out.get(name), space)
     return out
 
 

@@ -159,7 +159,9 @@ class Corpus:
     evaluator: Loadable
     #: The figure ``actparse eval --min-agreement`` checks.
     headline: str
-    #: The folder of the corpus' rule files under ``rules/`` (``""``: none).
+    #: The folder of the corpus' rule files (its ``tags.yaml``, its ``coarse.yaml``), read
+    #: at run time: a plain name is actparse's own ``rules/<name>``, ``"pkg:dir"`` a folder
+    #: inside an installed package, an absolute path a folder on disk (``""``: none).
     rules: str = ""
     #: For a corpus that lists a dialogue once from each side, one view right after the
     #: other: ``Dialogue -> key``, the same key for both views of one dialogue. Per-turn

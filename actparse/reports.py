@@ -17,6 +17,7 @@ from itertools import chain
 from typing import Any, ClassVar
 
 from actparse import registry
+from actparse.engine.pipeline import pipeline
 from actparse.io.records import InputError, Record
 from actparse.models import Dialogue
 
@@ -224,7 +225,7 @@ def evaluate_records(
             f"{first.format}), not {spec.title}; 'auto' tells the corpus from the records"
         )
     evaluator: Evaluator = registry.resolve(spec.evaluator)
-    parser = (parsers or {}).get(name) or registry.shipped_parser(name)
+    parser = pipeline(name, (parsers or {}).get(name))
     report = evaluator(chain([first], stream), parser)
     if report.scored_items() == 0:
         n = int(report.summary().get("dialogues", 0))

@@ -47,6 +47,7 @@ from actparse.corpora.craigslist.parser import (
     load_tag_rules,
 )
 from actparse.engine.alignment import token_spans
+from actparse.engine.pipeline import Pipeline, pipeline
 from actparse.engine.rulefiles import shipped
 from actparse.engine.tags import RuleSet, load_rules
 from actparse.engine.tokenizer import tokenize
@@ -390,7 +391,7 @@ def parse_docs(
             corpus=corpus,
         )
     chosen = skip if skip is not None else _skip_of(make)
-    acts = (parser or _parser(d.corpus, _checked_skip(chosen))).parse(d)
+    acts = pipeline(d.corpus, parser or _parser(d.corpus, _checked_skip(chosen))).parse(d)
     for doc, act in zip(docs, acts):
         _set_act(doc, act)
     return docs
@@ -408,14 +409,14 @@ def _parser(corpus: str, skip: str) -> registry.Parser:
     """The shipped parser of a corpus, or for Craigslist (the one corpus with a skip
     rule) and ``skip="never"`` one that labels every dialogue."""
     if skip == SKIP_MODES[0] or corpus != CORPUS:
-        return registry.shipped_parser(corpus)
+        return pipeline(corpus)
     return _craigslist_parser(skip)
 
 
 @functools.cache
-def _craigslist_parser(skip: str) -> CraigslistParser:
+def _craigslist_parser(skip: str) -> Pipeline:
     # Built once: loading the rules and the lexicon costs far more than a dialogue.
-    return CraigslistParser(skip=skip)
+    return pipeline(CORPUS, CraigslistParser(skip=skip))
 
 
 def _dialogue_of(raw: Mapping[str, Any]) -> Dialogue:

@@ -131,8 +131,12 @@ def test_rules_option_replaces_the_corpus_rules(fixtures: Path, tmp_path: Path) 
 
 
 def test_acts_option_replaces_the_act_space(fixtures: Path, tmp_path: Path) -> None:
+    # An act file may still map a corpus' intents itself (under each act, a list per
+    # corpus): that map, not the corpus folder's, gives the coarse acts.
     space = yaml.safe_load(shipped("acts.yaml").read_text(encoding="utf-8"))
+    folder = yaml.safe_load(shipped("casino", "coarse.yaml").read_text(encoding="utf-8"))
     for act in space["acts"]:
+        act["casino"] = folder["coarse"].get(act["name"], [])
         if act["name"] == "greet":
             act["name"] = "salute"
     path = tmp_path / "acts.yaml"
@@ -140,6 +144,19 @@ def test_acts_option_replaces_the_act_space(fixtures: Path, tmp_path: Path) -> N
     source = str(fixtures / "casino_20.json")
     coarse = {a.get("coarse") for r in _label([source, "--acts", str(path)]) for a in r["acts"]}
     assert "salute" in coarse and "greet" not in coarse
+
+
+def test_acts_option_checks_each_corpus_map_against_its_inventory(
+    fixtures: Path, tmp_path: Path
+) -> None:
+    # An inventory alone: the corpus' own map must name only its acts.
+    space = yaml.safe_load(shipped("acts.yaml").read_text(encoding="utf-8"))
+    space["acts"] = [a for a in space["acts"] if a["name"] != "greet"]
+    path = tmp_path / "acts.yaml"
+    path.write_text(yaml.safe_dump(space))
+    result = runner.invoke(app, ["label", str(fixtures / "casino_20.json"), "--acts", str(path)])
+    assert result.exit_code != 0
+    assert "rules/casino/coarse.yaml" in result.output and "'greet'" in result.output
 
 
 def _strategy_rules(tmp_path: Path, keep: str) -> Path:
@@ -205,11 +222,7 @@ def test_a_strategy_rule_with_another_label_names_its_file_and_line(
 ) -> None:
     path = tmp_path / "strategies.yaml"
     path.write_text(
-        "rules:\n"
-        "  - name: greeting\n"
-        "    tag: greet\n"
-        "    match: text-search\n"
-        "    values: [hello]\n"
+        "rules:\n  - name: greeting\n    tag: greet\n    match: text-search\n    values: [hello]\n"
     )
     source = str(fixtures / "casino_20.json")
     error = _one_line_error(runner.invoke(app, ["label", source, "--strategies", str(path)]))

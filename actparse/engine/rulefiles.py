@@ -5,7 +5,8 @@ lexicon, the extended price rules, the learned price lexicon) is read here:
 :func:`read_document` parses JSON, or YAML with a ``__line__`` on every mapping, and the
 helpers check records against their allowed keys so that a typo fails loudly with
 ``file:line``. Shipped files are found with :func:`shipped` (``rules/<folder>/<name>``),
-installed inside the package or, in a source checkout, at the top level.
+installed inside the package or, in a source checkout, at the top level; a corpus' rule
+folder (``Corpus.rules``), actparse's own or a plug-in's, with :func:`rule_folder`.
 """
 
 from __future__ import annotations
@@ -25,12 +26,15 @@ __all__ = [
     "LINE",
     "RuleError",
     "check_keys",
+    "display",
+    "is_shipped_folder",
     "line_loader",
     "load_file",
     "parse_json",
     "parse_yaml",
     "read_document",
     "read_text",
+    "rule_folder",
     "rules_dir",
     "shipped",
     "string_list",
@@ -62,6 +66,34 @@ def rules_dir() -> Traversable:
 def shipped(*parts: str) -> Traversable:
     """A shipped rule file, e.g. ``shipped("craigslist", "tags.yaml")``."""
     return rules_dir().joinpath(*parts)
+
+
+def rule_folder(spec: str) -> Traversable | None:
+    """The folder a corpus' ``rules`` names (``None`` for ``""``: no folder).
+
+    A plain name (``"craigslist"``) is actparse's own ``rules/<name>``; ``"pkg:sub/dir"``
+    is a folder inside the importable package ``pkg`` (``importlib.resources``), so that
+    a plug-in ships its rules in its own distribution; anything else with a path
+    separator is a folder on disk (best absolute: a relative one depends on the working
+    directory).
+    """
+    if not spec:
+        return None
+    # An absolute path first: a Windows drive ("C:\\...") also holds a colon.
+    if Path(spec).is_absolute():
+        return Path(spec)
+    package, colon, inside = spec.partition(":")
+    if colon:
+        found = importlib.resources.files(package)
+        return found.joinpath(*inside.split("/")) if inside else found
+    if "/" in spec or "\\" in spec:
+        return Path(spec)
+    return rules_dir().joinpath(spec)
+
+
+def is_shipped_folder(spec: str) -> bool:
+    """Whether ``Corpus.rules`` names one of actparse's own folders (a plain name)."""
+    return bool(spec) and ":" not in spec and "/" not in spec and "\\" not in spec
 
 
 class _LineLoader(yaml.SafeLoader):
@@ -155,6 +187,10 @@ def load_file(
     if path is None:
         return _shipped_file(default, parse)  # type: ignore[no-any-return]
     return parse(read_document(path), _display(path))
+
+
+#: How a rule file is named in errors (shipped files relative to ``rules/``).
+display = _display
 
 
 @functools.cache

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from actparse import registry
+from actparse.engine.pipeline import pipeline
 from actparse.io.records import InputError, Record, read_records
 from actparse.models import Act, Dialogue
 from actparse.registry import Parser
@@ -113,7 +114,7 @@ def collect_input(
                 f"{registry.get(corpus).title} file"
             )
     spec = registry.get(corpus)
-    parser = (parsers or {}).get(corpus) or registry.shipped_parser(corpus)
+    parser = pipeline(corpus, (parsers or {}).get(corpus))
     recording = _Recording(parser)
     data = InputData(str(path), corpus, spec.title, [])
     try:

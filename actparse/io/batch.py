@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from actparse import registry
+from actparse.engine.pipeline import pipeline, pipelines
 from actparse.io import deadline
 from actparse.io.memory import fewer_collections, freed_memory_release
 from actparse.io.messages import describe
@@ -212,7 +213,7 @@ def usable_cpus() -> int:
 
 def _init_worker(overrides: Mapping[str, registry.Parser], coarse: bool = False) -> None:
     _parsers.clear()
-    _parsers.update(overrides)
+    _parsers.update(pipelines(overrides))
     _coarse[0] = coarse
 
 
@@ -258,8 +259,8 @@ class WorkerDied(RuntimeError):
 
 
 def _parser_for(corpus: str) -> registry.Parser:
-    """The parser of a corpus in this labelling run: an override, else the shipped one."""
-    return _parsers.get(corpus) or registry.shipped_parser(corpus)
+    """The pipeline of a corpus in this labelling run: an override, else the shipped one."""
+    return _parsers.get(corpus) or pipeline(corpus)
 
 
 def _label_task(task: list[Item], on_error: str) -> list[Outcome]:

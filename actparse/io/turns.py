@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from actparse import registry
+from actparse.engine.pipeline import pipeline
 from actparse.io.messages import json_kind
 from actparse.io.records import InputError, Record, read_records
 from actparse.io.sources import detect_at
@@ -347,7 +348,7 @@ def iter_dialogue_rows(
                 f"at {first[0]}:{first[1]}, and a table needs one id per dialogue: leave "
                 "out the repeated record, or give each dialogue an id of its own"
             )
-        parser = chosen.get(dialogue.corpus) or registry.shipped_parser(dialogue.corpus)
+        parser = pipeline(dialogue.corpus, chosen.get(dialogue.corpus))
         yield Tabled(record, ident, list(rows_of_dialogue(dialogue, parser.parse(dialogue), ident)))
 
 

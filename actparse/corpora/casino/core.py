@@ -31,6 +31,7 @@ from actparse.corpora.splits.dialogue import (
 from actparse.corpora.splits.evaluate import SplitReport
 from actparse.corpora.strategy_eval import StrategyScores
 from actparse.engine.decisions import DecisionList, IntentRule
+from actparse.engine.pipeline import pipeline
 from actparse.io.fields import count_field
 from actparse.io.records import Record
 from actparse.models import Act, Dialogue, Item, ItemSplit, Party, Turn
@@ -316,6 +317,7 @@ class CasinoParser(SplitDialogueParser):
     actions mapped directly (a submission carries its split and goes on the table)."""
 
     corpus = CORPUS
+    formal_intents = tuple(DEAL_ACTIONS.values())
     items = ITEMS
     rule_tags = RULE_TAGS
     intent_rules = INTENT_RULES
@@ -432,7 +434,7 @@ def evaluate_casino(
     """Score CaSiNo dialogues (records or bare dialogues): the last text proposal before
     the accepted Submit-Deal against that deal (from the right side), and the coarse
     acts of annotated utterances by strategy label."""
-    parser = parser if parser is not None else CasinoParser()
+    parser = pipeline(CORPUS, parser)  # the coarse acts count: set as every path sets them
     report = CasinoReport(corpus=CORPUS, agents=AGENT_NAMES)
     for where, dialogue in located(items):
         acts = parser.parse(dialogue)

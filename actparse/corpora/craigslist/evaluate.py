@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from actparse.corpora.craigslist.hf import NO_PRICE, float32
-from actparse.corpora.craigslist.parser import CORPUS, default_parser
+from actparse.corpora.craigslist.parser import CORPUS
+from actparse.engine.pipeline import pipeline
 from actparse.io.records import InputError, Record
 from actparse.models import SKIPPED, Act, Dialogue, ReferenceAct
 from actparse.registry import Parser
@@ -253,7 +254,7 @@ def score_dialogue(
 
 def evaluate(records: Iterable[Record], parser: Parser | None = None) -> CraigslistReport:
     """Parse every record and compare with the reference acts it carries."""
-    parser = parser or default_parser()
+    parser = pipeline(CORPUS, parser)  # the coarse acts set, as every path sets them
     report = CraigslistReport()
     for record in records:
         dialogue = record.dialogue()

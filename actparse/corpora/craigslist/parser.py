@@ -18,6 +18,7 @@ from actparse.corpora.craigslist.lexicon import PriceLexicon, load_lexicon
 from actparse.corpora.craigslist.linking import ListingContext
 from actparse.engine.acts import ActSpace, load_act_space
 from actparse.engine.decisions import DecisionList, IntentRule
+from actparse.engine.folders import corpus_tag_rules
 from actparse.engine.strategies import (
     StrategyTagger,
     add_strategies,
@@ -137,8 +138,9 @@ INTENT_RULES: DecisionList[MessageView] = DecisionList(
 
 
 def load_tag_rules(path: str | None = None) -> RuleSet:
-    """The Craigslist tag rules (default: the shipped ``rules/craigslist/tags.yaml``)."""
-    return load_rules(path, default=TAG_RULES)
+    """The Craigslist tag rules (default: ``tags.yaml`` of the corpus' rule folder, the
+    shipped ``rules/craigslist/tags.yaml``)."""
+    return load_rules(path) if path is not None else corpus_tag_rules(CORPUS)
 
 
 @dataclass(slots=True)
@@ -214,6 +216,8 @@ class CraigslistParser:
     """
 
     corpus = CORPUS
+    #: Every intent the parser gives (its corpus' coarse map must map each).
+    intents = INTENTS
 
     def __init__(
         self,
@@ -234,9 +238,8 @@ class CraigslistParser:
         # rules miss ("150 bucks", "two hundred dollars"). Only the linking differs.
         self.price_finder = PriceFinder(self.lexicon, prices)
         self.rules = rules if rules is not None else load_tag_rules()
+        # Kept for the pipeline, which sets the coarse acts (actparse.engine.pipeline).
         self.act_space = act_space if act_space is not None else load_act_space()
-        # Looked up once per turn: a dict beats a call into the act space.
-        self._coarse = {i: self.act_space.coarse(self.corpus, i) for i in INTENTS}
 
     def prepare(self) -> None:
         """Load what labelling would otherwise load on its first message (quantulum3 for
@@ -309,11 +312,9 @@ class CraigslistParser:
         state: DialogueState,
     ) -> Act:
         if turn.action == "offer":
-            return Act(
-                turn.index, turn.agent, "offer", turn.offer_price, coarse=self._coarse["offer"]
-            )
+            return Act(turn.index, turn.agent, "offer", turn.offer_price)
         if turn.action in ("accept", "reject", "quit"):
-            return Act(turn.index, turn.agent, turn.action, coarse=self._coarse[turn.action])
+            return Act(turn.index, turn.agent, turn.action)
         if toks is None:
             return Act(turn.index, turn.agent, None, note=UNKNOWN_ACTION)
         listing = listings[1 - turn.agent]
@@ -354,9 +355,7 @@ class CraigslistParser:
             # The writer's role is the reader's opposite, as Cocoa derived it.
             writer_role = "buyer" if dialogue.parties[reader].role == "seller" else "seller"
             price = proposed_price(mentions, writer_role, state.prices[writer])
-        return Act(
-            turn.index, turn.agent, intent, price, tags, mentions, coarse=self._coarse[intent]
-        )
+        return Act(turn.index, turn.agent, intent, price, tags, mentions)
 
 
 @functools.cache

@@ -35,6 +35,7 @@ from actparse.corpora.splits.dialogue import (
 from actparse.corpora.splits.evaluate import SplitReport
 from actparse.corpora.splits.views import ViewMemo
 from actparse.engine.decisions import DecisionList, IntentRule
+from actparse.engine.pipeline import pipeline
 from actparse.io.fields import count_field, list_field
 from actparse.io.records import Record
 from actparse.models import Act, Dialogue, Item, ItemSplit, Party, Turn
@@ -255,6 +256,7 @@ class DealOrNoDealParser(SplitDialogueParser):
     the ``<selection>`` turn ``select`` with the split the agents chose."""
 
     corpus = CORPUS
+    formal_intents = ("select",)
     items = ITEMS
     rule_tags = RULE_TAGS
     intent_rules = INTENT_RULES
@@ -305,7 +307,7 @@ def evaluate_dealornodeal(
     its last text proposal before the selection must equal the final split from the
     right side.
     """
-    parser = parser if parser is not None else DealOrNoDealParser()
+    parser = pipeline(CORPUS, parser)  # the coarse acts set, as every path sets them
     report = SplitReport(corpus=CORPUS, agents=AGENTS)
     seen: set[Hashable] = set()
     for where, dialogue in located(items):

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from actparse.corpora.mutualfriends import CORPUS
-from actparse.corpora.mutualfriends.parser import MutualFriendsParser, TurnParse
+from actparse.corpora.mutualfriends.parser import TurnParse
 from actparse.corpora.mutualfriends.reader import friend_key
+from actparse.engine.pipeline import pipeline
 from actparse.io.records import Record
 from actparse.models import Dialogue, Turn
 from actparse.reports import Miss, MissTurn, Report, located
@@ -227,8 +228,12 @@ def evaluate_mutualfriends(
     # passes it on (the HTML report's recording parser) is as good as the parser.
     if parser is not None and not isinstance(parser, _Analyser):
         raise TypeError(f"evaluate_mutualfriends needs a MutualFriendsParser, got {parser!r}")
-    chosen: _Analyser = parser if parser is not None else MutualFriendsParser()
+    chosen = pipeline(CORPUS, parser)
     report = MutualFriendsReport()
     for where, dialogue in located(items):
-        report.add(dialogue, chosen.analyse(dialogue), where)
+        analysed = chosen.analyse(dialogue)
+        # The analysis is the parser's own; its acts get their coarse acts here, as
+        # every parse does in the pipeline.
+        acts = chosen.coarse_acts([t.act for t in analysed])
+        report.add(dialogue, [replace(t, act=a) for t, a in zip(analysed, acts)], where)
     return report

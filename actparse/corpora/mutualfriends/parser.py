@@ -20,6 +20,7 @@ from actparse.corpora.mutualfriends.names import BREAKS, MESSAGE_TAGS, Names, fo
 from actparse.corpora.mutualfriends.reader import attribute_type
 from actparse.engine.acts import ActSpace, load_act_space
 from actparse.engine.decisions import DecisionList, IntentRule
+from actparse.engine.folders import TAGS_FILE, corpus_tag_rules, source_of
 from actparse.engine.strategies import StrategyTagger, add_strategies, default_tagger
 from actparse.engine.tags import RuleSet, load_rules
 from actparse.engine.tokenizer import split_sentences, tokenize
@@ -42,9 +43,9 @@ RULES_FILE = (CORPUS, "tags.yaml")
 
 
 def load_mutualfriends_rules(path: str | Path | Traversable | None = None) -> RuleSet:
-    """The MutualFriends rule file (default: the shipped one, :data:`RULES_FILE`, loaded
-    once per process)."""
-    return load_rules(path, default=RULES_FILE)
+    """The MutualFriends rule file (default: ``tags.yaml`` of the corpus' rule folder,
+    the shipped :data:`RULES_FILE`, loaded once per process)."""
+    return load_rules(path) if path is not None else corpus_tag_rules(CORPUS)
 
 
 # ---------------------------------------------------------------------------
@@ -116,19 +117,22 @@ class MutualFriendsParser:
     """
 
     corpus = CORPUS
+    #: Every intent the parser gives (its corpus' coarse map must map each).
+    intents = INTENTS
 
     def __init__(
         self,
         rules: RuleSet | None = None,
         act_space: ActSpace | None = None,
-        source: str = "rules/" + "/".join(RULES_FILE),
+        source: str | None = None,
         strategies: StrategyTagger | None = None,
     ) -> None:
         self.strategies = strategies if strategies is not None else default_tagger()
         self.rules = rules if rules is not None else load_mutualfriends_rules()
-        self.words = word_classes(self.rules, source)
+        self.words = word_classes(self.rules, source or source_of(CORPUS, TAGS_FILE))
         self.names = Names(self.words)
         self._openers = self.words.greeting | self.words.reply
+        # Kept for the pipeline, which sets the coarse acts (actparse.engine.pipeline).
         self.act_space = act_space if act_space is not None else load_act_space()
 
     def parse(self, dialogue: Dialogue) -> list[Act]:
@@ -204,15 +208,8 @@ class MutualFriendsParser:
         note: str | None,
         entities: Sequence[EntityMention] = (),
     ) -> Act:
-        coarse = self.act_space.coarse(CORPUS, intent)
         return Act(
-            turn.index,
-            turn.agent,
-            intent,
-            tags=tuple(types),
-            note=note,
-            coarse=coarse,
-            entities=tuple(entities),
+            turn.index, turn.agent, intent, tags=tuple(types), note=note, entities=tuple(entities)
         )
 
     def _message(self, turn: Turn, linker: Linker, mentioned: set[int]) -> TurnParse:

@@ -2,7 +2,7 @@
 
 :class:`SplitDialogueParser` is the turn loop Deal or No Deal and CaSiNo share: a
 corpus subclasses it, naming its corpus (which picks its lexicon, its tag rules
-``rules/<corpus>/tags.yaml`` and its coarse acts), its items, its rule tags and its
+``tags.yaml`` of its rule folder), its items, its rule tags and its
 decision list, and turns its formal actions into acts. Each message is parsed in the
 context of the dialogue so far (:class:`DealState`), and its intent decided by a
 :class:`~actparse.engine.decisions.DecisionList` over what the rules see of it
@@ -19,13 +19,14 @@ from actparse.corpora.splits.lexicon import SplitLexicon, load_split_lexicon
 from actparse.corpora.splits.mentions import EITHER, OTHER, SELF
 from actparse.engine.acts import ActSpace, load_act_space
 from actparse.engine.decisions import DecisionList, IntentRule
+from actparse.engine.folders import corpus_tag_rules
 from actparse.engine.strategies import (
     StrategyTagger,
     add_strategies,
     add_strategies_many,
     default_tagger,
 )
-from actparse.engine.tags import RuleSet, load_rules
+from actparse.engine.tags import RuleSet
 from actparse.models import Act, Dialogue, ItemSplit, Turn
 
 __all__ = [
@@ -101,13 +102,16 @@ class SplitDialogueParser:
 
     A subclass names its corpus, items, rule tags and decision list, and turns its
     formal actions (a selection, a submitted deal) into acts in :meth:`formal_act`; the
-    corpus name picks the lexicon, the tag rules (``rules/<corpus>/tags.yaml``) and the
-    coarse acts. Rules and lexicon load once; what a subclass remembers between dialogues
-    (Deal or No Deal's :class:`~actparse.corpora.splits.views.ViewMemo`) never changes a
-    result, so a parser is safe to reuse.
+    corpus name picks the lexicon and the tag rules (``tags.yaml`` of the corpus' rule
+    folder); the pipeline sets the coarse acts (:mod:`actparse.engine.pipeline`). Rules
+    and lexicon load once; what a subclass remembers between dialogues (Deal or No Deal's
+    :class:`~actparse.corpora.splits.views.ViewMemo`) never changes a result, so a parser
+    is safe to reuse.
     """
 
     corpus: str = ""
+    #: The intents of the formal actions (:meth:`formal_act`).
+    formal_intents: tuple[str, ...] = ()
     items: tuple[str, ...] = ()
     rule_tags: tuple[str, ...] = ()
     intent_rules: DecisionList[MessageView] = DecisionList(SPLIT_INTENT_RULES)
@@ -131,11 +135,19 @@ class SplitDialogueParser:
         strategies: StrategyTagger | None = None,
     ) -> None:
         self.lexicon = lexicon if lexicon is not None else load_split_lexicon(self.corpus)
-        self.rules = rules if rules is not None else load_rules(default=(self.corpus, "tags.yaml"))
+        self.rules = rules if rules is not None else corpus_tag_rules(self.corpus)
+        # Kept for the pipeline, which sets the coarse acts (actparse.engine.pipeline).
         self.act_space = act_space if act_space is not None else load_act_space()
         self.strategies = (
             strategies if strategies is not None else default_tagger(self.strategy_lexicon)
         )
+
+    @property
+    def intents(self) -> tuple[str, ...]:
+        """Every intent the parser gives (its corpus' coarse map must map each): those of
+        its decision list and of its formal actions."""
+        decided = [rule.intent for rule in self.intent_rules.rules]
+        return tuple(dict.fromkeys([*decided, self.intent_rules.fallback, *self.formal_intents]))
 
     def tags(self, tokens: Sequence[str]) -> frozenset[str]:
         """The rule tags of a message, from its normalised tokens (the rules' text is
@@ -161,8 +173,7 @@ class SplitDialogueParser:
             act = self.formal_act(turn, totals, state)
             if act is None:
                 act = self.message_act(turn, totals, state)
-            coarse = self.act_space.coarse(self.corpus, act.intent)
-            acts.append(act._replace(coarse=coarse))
+            acts.append(act)
         return acts
 
     def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:

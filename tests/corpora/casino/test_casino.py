@@ -12,6 +12,7 @@ import pytest
 
 from actparse.corpora.casino import (
     ACT_TARGETS,
+    CORPUS,
     INTENT_RULES,
     NEED_STRATEGIES,
     CasinoParser,
@@ -20,11 +21,12 @@ from actparse.corpora.casino import (
     final_deal,
 )
 from actparse.engine.acts import load_act_space
+from actparse.engine.pipeline import pipeline
 from actparse.io.records import read_records
 from actparse.models import Dialogue
 from actparse.reports import Report
 
-PARSER = CasinoParser()
+PARSER = pipeline(CORPUS, CasinoParser())  # its acts with their coarse acts
 FIXTURE = "casino_20.json"
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from actparse.corpora.dealornodeal import (
+    CORPUS,
     INTENT_RULES,
     DealOrNoDealParser,
     dialogue_from_dealornodeal,
@@ -21,11 +22,12 @@ from actparse.corpora.dealornodeal import (
     text_line_to_record,
 )
 from actparse.engine.acts import load_act_space
+from actparse.engine.pipeline import pipeline
 from actparse.io.records import InputError, read_records
 from actparse.models import Dialogue
 from actparse.reports import JSON_KEYS, Report
 
-PARSER = DealOrNoDealParser()
+PARSER = pipeline(CORPUS, DealOrNoDealParser())  # its acts with their coarse acts
 FIXTURE = "dealornodeal_val_20.txt"
 
 

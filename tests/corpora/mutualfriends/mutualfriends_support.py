@@ -10,14 +10,16 @@ from actparse.corpora.mutualfriends import CORPUS
 from actparse.corpora.mutualfriends.parser import MutualFriendsParser
 from actparse.corpora.mutualfriends.reader import dialogue_from_mutualfriends
 from actparse.corpora.mutualfriends.writer import write_mutualfriends
+from actparse.engine.pipeline import pipeline
 from actparse.io.records import Record, read_records
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 CARD = FIXTURES / "mutualfriends_card_sample.jsonl"
 HANDMADE_HF = FIXTURES / "mutualfriends_handmade.jsonl"
 HANDMADE_COCOA = FIXTURES / "mutualfriends_handmade_cocoa.json"
-#: The shipped parser, built once (it only caches name shapes).
-PARSER = MutualFriendsParser()
+#: The parser, built once (it only caches name shapes), in its pipeline: what labelling
+#: runs, so that its acts carry their coarse acts.
+PARSER = pipeline(CORPUS, MutualFriendsParser())
 #: The registry's format name of both layouts.
 FORMAT = CORPUS
 

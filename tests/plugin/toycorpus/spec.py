@@ -30,4 +30,6 @@ SPEC = Corpus(
     parser="toycorpus.corpus:ToyParser",
     evaluator="toycorpus.corpus:evaluate",
     headline="intent_agreement",
+    # Its own rule folder, inside its package: tags.yaml and the coarse map coarse.yaml.
+    rules="toycorpus:rules",
 )
