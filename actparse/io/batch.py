@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from actparse import registry
+from actparse.errors import ActparseError
 from actparse.io import deadline
 from actparse.io.memory import fewer_collections, freed_memory_release
 from actparse.io.messages import describe
@@ -187,6 +188,8 @@ def _label(item: Item, on_error: str, clock: deadline.Clock) -> Outcome:
     except (Exception, deadline.RecordTimeout) as exc:
         message = str(exc) if str(exc).startswith(item.source) else f"{where}: {describe(exc)}"
         if on_error == "stop":
+            if isinstance(exc, deadline.RecordTimeout):
+                raise deadline.RecordTimedOut(message) from None
             raise InputError(message) from None
         if isinstance(raw, dict):
             kept = {**raw, "actparse_error": message}
@@ -252,9 +255,10 @@ def _end_with_parent() -> None:
         os._exit(1)  # the parent ended before the request was made
 
 
-class WorkerDied(RuntimeError):
+class WorkerDied(ActparseError, RuntimeError):
     """A worker process ended while labelling (killed by the system, out of memory): its
-    records cannot be accounted for, so the run stops rather than wait or lose them."""
+    records cannot be accounted for, so the run stops rather than wait or lose them.
+    The environment's fault, not the input's: ``--jobs 1`` labels without workers."""
 
 
 def _parser_for(corpus: str) -> registry.Parser:

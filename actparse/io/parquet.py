@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from actparse import registry
+from actparse.errors import InputError
 from actparse.io.destination import Destination
-from actparse.io.sources import InputError
 
 __all__ = ["ParquetSink", "is_parquet", "iter_parquet_rows", "parquet_schema", "require_pyarrow"]
 

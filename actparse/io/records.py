@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from actparse import registry
+from actparse.errors import InputError
 from actparse.io.messages import describe, json_kind
 from actparse.io.parquet import is_parquet, iter_parquet_rows
-from actparse.io.sources import InputError, Piece, open_source
+from actparse.io.sources import Piece, open_source
 from actparse.models import Dialogue
 
 __all__ = [
