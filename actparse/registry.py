@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from actparse.errors import PluginError, RegistryError
+
 if TYPE_CHECKING:
     from actparse.io.records import Record
     from actparse.models import Act, Dialogue
@@ -306,13 +308,13 @@ def register(corpus: Corpus, *, replace: bool = False) -> Corpus:
 
 def _add(corpus: Corpus, replace: bool) -> None:
     if corpus.name in _registered and not replace:
-        raise ValueError(f"a corpus named {corpus.name!r} is registered already")
+        raise RegistryError(f"a corpus named {corpus.name!r} is registered already")
     taken = {
         f.name: c.name for c in _registered.values() if c.name != corpus.name for f in c.formats
     }
     for fmt in corpus.formats:
         if fmt.name in taken or fmt.name == "auto":
-            raise ValueError(
+            raise RegistryError(
                 f"corpus {corpus.name!r}: format {fmt.name!r} is taken "
                 f"({taken.get(fmt.name, 'reserved')})"
             )
@@ -343,7 +345,7 @@ def _load_plugins() -> None:
         if callable(corpus) and not isinstance(corpus, Corpus):
             corpus = corpus()
         if not isinstance(corpus, Corpus):
-            raise TypeError(
+            raise PluginError(
                 f"entry point {point.name!r} of {ENTRY_POINT_GROUP}: expected an "
                 f"actparse.registry.Corpus, got {type(corpus).__name__}"
             )
@@ -362,12 +364,13 @@ def names() -> tuple[str, ...]:
 
 
 def get(name: str) -> Corpus:
-    """The corpus called ``name``; an unknown name is a ``ValueError`` listing the known."""
+    """The corpus called ``name``; an unknown name is a :class:`RegistryError` (a
+    ``ValueError``) listing the known."""
     _load_plugins()
     try:
         return _registered[name]
     except KeyError:
-        raise ValueError(f"unknown corpus {name!r}; one of {sorted(_registered)}") from None
+        raise RegistryError(f"unknown corpus {name!r}; one of {sorted(_registered)}") from None
 
 
 @functools.cache
@@ -387,12 +390,13 @@ def format_names() -> tuple[str, ...]:
 
 
 def format_spec(name: str) -> Format:
-    """The format called ``name``; unknown: a ``ValueError`` listing the known ones."""
+    """The format called ``name``; unknown: a :class:`RegistryError` (a ``ValueError``)
+    listing the known ones."""
     _load_plugins()
     try:
         return _formats()[name][0]
     except KeyError:
-        raise ValueError(f"unknown format {name!r}; one of {sorted(_formats())}") from None
+        raise RegistryError(f"unknown format {name!r}; one of {sorted(_formats())}") from None
 
 
 def corpus_of_format(name: str) -> Corpus:

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from actparse import registry
-from actparse.errors import ActparseError
+from actparse.errors import ActparseError, OptionError
 from actparse.io import deadline
 from actparse.io.memory import fewer_collections, freed_memory_release
 from actparse.io.messages import describe
@@ -328,7 +328,7 @@ def label_items(
     """Label items in input order, in this process or in ``jobs`` worker processes
     (``coarse``: see :func:`~actparse.io.writers.write_record`)."""
     if on_error not in ("stop", "keep"):
-        raise ValueError(f"on_error must be 'stop' or 'keep', got {on_error!r}")
+        raise OptionError(f"on_error must be 'stop' or 'keep', got {on_error!r}")
     _init_worker(overrides or {}, coarse)
     for parser in (overrides or {}).values():
         # What a parser loads on first use (quantulum3: seconds) is loaded now, once for
