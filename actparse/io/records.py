@@ -57,9 +57,12 @@ class Record:
         return registry.handlers(self.format).corpus
 
     def dialogue(self) -> Dialogue:
-        """Parse the raw record into a :class:`Dialogue`, or raise :class:`InputError`."""
+        """Parse the raw record into a :class:`Dialogue`, or raise :class:`InputError`
+        naming the file and the line."""
         try:
             return registry.handlers(self.format).reader(self.raw)
+        # The built-in readers raise only InputError (io.fields.record_reader); a plug-in
+        # reader's KeyError or TypeError is taken, as before, for a malformed record.
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
             raise InputError(f"{self.where}: {describe(err)}") from None
 
