@@ -31,6 +31,7 @@ from actparse.engine.acts import ActSpace, load_act_space
 from actparse.engine.rulefiles import RuleError
 from actparse.engine.tags import load_rules
 from actparse.engine.tokenizer import tokenize
+from actparse.errors import ActparseError
 from actparse.io.records import InputError, read_records
 from actparse.models import (
     Act,
@@ -83,6 +84,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "Act",
     "ActSpace",
+    "ActparseError",
     "CasinoParser",
     "Corpus",
     "CraigslistParser",

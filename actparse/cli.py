@@ -37,13 +37,13 @@ from actparse.cli_options import (
     StrategiesOpt,
     check_per_turn,
 )
-from actparse.cli_run import StdoutConsole, run, stdin_is_data
-from actparse.engine.rulefiles import RuleError
-from actparse.io.batch import WorkerDied, label_path, usable_cpus
+from actparse.cli_run import StdoutConsole, report_bug, run, stdin_is_data
+from actparse.errors import ActparseError
+from actparse.io.batch import label_path, usable_cpus
 from actparse.io.destination import Destination
 from actparse.io.messages import describe
 from actparse.io.output import count_records, to_stdout
-from actparse.io.records import InputError, read_records
+from actparse.io.records import read_records
 from actparse.io.turn_files import label_table
 from actparse.options import option_parsers
 from actparse.registry import Parser
@@ -95,8 +95,10 @@ def _fail(exc: Exception) -> NoReturn:
     raise typer.Exit(code=TROUBLE)
 
 
-#: What a command reports as an error of the run, rather than as a bug.
-_RUN_ERRORS = (InputError, RuleError, OSError, ValueError, WorkerDied)
+#: What a command reports in one line as an error of the run: the input's, a rule file's,
+#: the output's or the environment's fault (an OSError: a file missing, a disk full).
+#: Anything else, a plain ValueError too, is a bug: a traceback (:func:`main`).
+_RUN_ERRORS = (ActparseError, OSError)
 
 
 def _count(n: int, noun: str) -> str:
@@ -367,13 +369,13 @@ def report(
     """Write one self-contained HTML report of INPUTs, openable offline (actparse[report]):
     per input its figures (those of `actparse eval` where it has a reference), charts of
     the acts, and a dialogue browser with filters and search."""
-    from actparse.html_report import MissingExtra, write_report
+    from actparse.html_report import write_report
 
     with run():
         try:
             parsers = option_parsers(None, fmt.value, lexicon=lexicon, prices=prices)
             size = write_report(inputs, output, fmt=fmt.value, parsers=parsers)
-        except (*_RUN_ERRORS, MissingExtra) as exc:
+        except _RUN_ERRORS as exc:
             _fail(exc)
     _say(f"wrote {output} ({size / 1e6:.1f} MB) from {_count(len(inputs), 'input')}")
 
@@ -451,9 +453,10 @@ def train_prices(
 def main() -> None:
     """Console-script entry point (``python -m actparse`` too: the completion scripts
     typer writes name the program, so it is ``actparse`` either way). A bug exits with 2,
-    not Python's 1, which says "below the floor" here; typer's hook prints its traceback."""
+    not Python's 1, which says "below the floor" here: its traceback, and where to report
+    it (:func:`~actparse.cli_run.report_bug`)."""
     try:
         app(prog_name="actparse")
     except Exception as bug:
-        sys.excepthook(type(bug), bug, bug.__traceback__)
+        report_bug(bug)
         raise SystemExit(TROUBLE) from None

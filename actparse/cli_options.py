@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from actparse import registry
+from actparse.errors import OptionError
 
 __all__ = [
     "AUTO_CORPUS",
@@ -130,22 +131,22 @@ class OnError(StrEnum):
 
 
 def check_per_turn(ctx: typer.Context, on_error: OnError, coarse: bool, jobs: int) -> None:
-    """Refuse, with :class:`ValueError`, the options ``label --per-turn`` would ignore: a
-    table row has no place for an unreadable record, its columns always hold the coarse
-    act, and the table is written by one process."""
+    """Refuse, with :class:`~actparse.errors.OptionError`, the options ``label
+    --per-turn`` would ignore: a table row has no place for an unreadable record, its
+    columns always hold the coarse act, and the table is written by one process."""
     if on_error is OnError.keep:
-        raise ValueError(
+        raise OptionError(
             "--per-turn cannot be used with --on-error keep: the table has no row for an "
             "unreadable record"
         )
     if coarse:
-        raise ValueError(
+        raise OptionError(
             "--per-turn cannot be used with --coarse: the table always has a 'coarse' column"
         )
     # Only a --jobs the user gave: the default is the CPU count. By name: newer typers
     # bring their own copy of click's ParameterSource.
     source = ctx.get_parameter_source("jobs")
     if jobs > 1 and getattr(source, "name", None) == "COMMANDLINE":
-        raise ValueError(
+        raise OptionError(
             f"--per-turn cannot be used with --jobs {jobs}: the table is written by one process"
         )

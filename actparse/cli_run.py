@@ -1,6 +1,7 @@
 """How every ``actparse`` command runs (:func:`run`): a signal that ends it, or a reader
-that closes the pipe, leaves nothing behind and prints no traceback; and whether
-``label`` with no INPUT reads standard input (:func:`stdin_is_data`)."""
+that closes the pipe, leaves nothing behind and prints no traceback; whether ``label``
+with no INPUT reads standard input (:func:`stdin_is_data`); and how a bug is shown
+(:func:`report_bug`)."""
 
 from __future__ import annotations
 
@@ -17,9 +18,14 @@ from typing import Any
 import typer
 from rich.console import Console
 
+from actparse import __version__
 from actparse.cli_exits import CLOSED_PIPE, signal_status
 
-__all__ = ["StdoutConsole", "run", "silence_stdout", "stdin_is_data"]
+__all__ = ["ISSUES_URL", "StdoutConsole", "report_bug", "run", "silence_stdout", "stdin_is_data"]
+
+#: Where a bug is reported: the ``Issues`` URL of ``[project.urls]`` in pyproject.toml
+#: (tests/test_errors.py checks that the two agree).
+ISSUES_URL = "https://github.com/actparse/actparse/issues"
 
 
 class _Signalled(BaseException):
@@ -125,3 +131,15 @@ def stdin_is_data() -> bool:
     except OSError:
         return False
     return False
+
+
+def report_bug(bug: BaseException) -> None:
+    """Show an exception that is no :class:`~actparse.errors.ActparseError` for what it
+    is, a bug in actparse: its traceback (typer's hook, which leaves out the records in
+    its locals), then a line saying where to report it."""
+    sys.excepthook(type(bug), bug, bug.__traceback__)
+    print(
+        f"this is a bug in actparse {__version__}: please report it at {ISSUES_URL}, "
+        "with the command and the traceback above",
+        file=sys.stderr,
+    )

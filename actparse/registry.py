@@ -39,6 +39,7 @@ from typing import Any, NamedTuple, Protocol
 
 # Below every module that reads or parses (models imports nothing of actparse): the
 # protocols name the data model without an import cycle.
+from actparse.errors import PluginError, RegistryError
 from actparse.models import Act, Dialogue
 
 __all__ = [
@@ -78,12 +79,12 @@ ENTRY_POINT_GROUP = "actparse_corpora"
 PLUGIN_ORDER = 1000
 
 
-class NotInstalled(RuntimeError):
+class NotInstalled(RegistryError):
     """No corpus is registered under the entry points: actparse runs from a source tree
     that was never installed (entry points come from an installed distribution)."""
 
 
-class AmbiguousFormat(ValueError):
+class AmbiguousFormat(RegistryError):
     """A record that formats of more than one corpus claim (none declared narrower)."""
 
     def __init__(self, formats: Sequence[str]) -> None:
@@ -208,13 +209,13 @@ def register(corpus: Corpus, *, replace: bool = False) -> Corpus:
 
 def _add(corpus: Corpus, replace: bool) -> None:
     if corpus.name in _registered and not replace:
-        raise ValueError(f"a corpus named {corpus.name!r} is registered already")
+        raise RegistryError(f"a corpus named {corpus.name!r} is registered already")
     taken = {
         f.name: c.name for c in _registered.values() if c.name != corpus.name for f in c.formats
     }
     for fmt in corpus.formats:
         if fmt.name in taken or fmt.name == "auto":
-            raise ValueError(
+            raise RegistryError(
                 f"corpus {corpus.name!r}: format {fmt.name!r} is taken "
                 f"({taken.get(fmt.name, 'reserved')})"
             )
@@ -257,7 +258,7 @@ def _load() -> None:
         if callable(corpus) and not isinstance(corpus, Corpus):
             corpus = corpus()
         if not isinstance(corpus, Corpus):
-            raise TypeError(
+            raise PluginError(
                 f"entry point {point.name!r} of {ENTRY_POINT_GROUP}: expected an "
                 f"actparse.registry.Corpus, got {type(corpus).__name__}"
             )
@@ -282,12 +283,13 @@ def names() -> tuple[str, ...]:
 
 
 def get(name: str) -> Corpus:
-    """The corpus called ``name``; an unknown name is a ``ValueError`` listing the known."""
+    """The corpus called ``name``; an unknown name is a :class:`RegistryError` (a
+    ``ValueError``) listing the known."""
     _load()
     try:
         return _registered[name]
     except KeyError:
-        raise ValueError(f"unknown corpus {name!r}; one of {sorted(_registered)}") from None
+        raise RegistryError(f"unknown corpus {name!r}; one of {sorted(_registered)}") from None
 
 
 def default_corpus() -> str:
@@ -312,12 +314,13 @@ def format_names() -> tuple[str, ...]:
 
 
 def format_spec(name: str) -> Format:
-    """The format called ``name``; unknown: a ``ValueError`` listing the known ones."""
+    """The format called ``name``; unknown: a :class:`RegistryError` (a ``ValueError``)
+    listing the known ones."""
     _load()
     try:
         return _formats()[name][0]
     except KeyError:
-        raise ValueError(f"unknown format {name!r}; one of {sorted(_formats())}") from None
+        raise RegistryError(f"unknown format {name!r}; one of {sorted(_formats())}") from None
 
 
 def corpus_of_format(name: str) -> Corpus:

@@ -51,6 +51,7 @@ from actparse.engine.pipeline import Pipeline, pipeline
 from actparse.engine.rulefiles import shipped
 from actparse.engine.tags import RuleSet, load_rules
 from actparse.engine.tokenizer import tokenize
+from actparse.errors import OptionError
 from actparse.extensions import PRICES, register_extensions
 from actparse.io.records import InputError, Record, format_of_record
 from actparse.models import Act, Dialogue, Party, PriceMention, Turn
@@ -314,7 +315,7 @@ def make_tagger(nlp: Language, name: str, skip: str) -> Tagger:
 
 def _checked_skip(skip: str) -> str:
     if skip not in SKIP_MODES:
-        raise ValueError(f"skip must be one of {', '.join(SKIP_MODES)}, got {skip!r}")
+        raise OptionError(f"skip must be one of {', '.join(SKIP_MODES)}, got {skip!r}")
     return skip
 
 
@@ -381,7 +382,7 @@ def parse_docs(
         docs = [t if isinstance(t, Doc) else make(t) for t in dialogue]
         who = list(agents) if agents is not None else [i % 2 for i in range(len(docs))]
         if len(who) != len(docs):
-            raise ValueError(f"parse_docs: {len(docs)} turns but {len(who)} agents")
+            raise InputError(f"parse_docs: {len(docs)} turns but {len(who)} agents")
         d = Dialogue(
             turns=tuple(
                 Turn(index=i, agent=a, action="message", text=doc.text)

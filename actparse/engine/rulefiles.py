@@ -22,6 +22,8 @@ from typing import Any, TypeVar
 
 import yaml
 
+from actparse.errors import ActparseError
+
 __all__ = [
     "LINE",
     "RuleError",
@@ -47,8 +49,10 @@ LINE = "__line__"
 T = TypeVar("T")
 
 
-class RuleError(ValueError):
-    """A rule file is malformed; the message names the file and the line."""
+class RuleError(ActparseError, ValueError):
+    """A rule file, a lexicon or another declarative file actparse loads (shipped, or
+    given with ``--rules``, ``--lexicon``, ``--strategies``, ``--acts``) is malformed;
+    the message names the file and the line."""
 
 
 def rules_dir() -> Traversable:

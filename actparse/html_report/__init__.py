@@ -13,6 +13,7 @@ import importlib.util
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from actparse.errors import ActparseError
 from actparse.html_report.collect import InputData, collect_input
 from actparse.io.destination import Destination
 from actparse.registry import Parser
@@ -20,8 +21,9 @@ from actparse.registry import Parser
 __all__ = ["InputData", "MissingExtra", "collect_input", "render_report", "write_report"]
 
 
-class MissingExtra(ImportError):
-    """The ``report`` extra is not installed."""
+class MissingExtra(ActparseError, ImportError):
+    """The ``report`` extra (plotly) is not installed: raised by :func:`render_report` and
+    :func:`write_report` before any work, with the ``pip install`` that fixes it."""
 
 
 def _require_plotly() -> None:

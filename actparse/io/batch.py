@@ -41,6 +41,7 @@ from typing import Any, NamedTuple
 
 from actparse import registry
 from actparse.engine.pipeline import pipeline, pipelines
+from actparse.errors import ActparseError, OptionError
 from actparse.io import deadline
 from actparse.io.memory import fewer_collections, freed_memory_release
 from actparse.io.messages import describe
@@ -188,6 +189,8 @@ def _label(item: Item, on_error: str, clock: deadline.Clock) -> Outcome:
     except (Exception, deadline.RecordTimeout) as exc:
         message = str(exc) if str(exc).startswith(item.source) else f"{where}: {describe(exc)}"
         if on_error == "stop":
+            if isinstance(exc, deadline.RecordTimeout):
+                raise deadline.RecordTimedOut(message) from None
             raise InputError(message) from None
         if isinstance(raw, dict):
             kept = {**raw, "actparse_error": message}
@@ -253,9 +256,10 @@ def _end_with_parent() -> None:
         os._exit(1)  # the parent ended before the request was made
 
 
-class WorkerDied(RuntimeError):
+class WorkerDied(ActparseError, RuntimeError):
     """A worker process ended while labelling (killed by the system, out of memory): its
-    records cannot be accounted for, so the run stops rather than wait or lose them."""
+    records cannot be accounted for, so the run stops rather than wait or lose them.
+    The environment's fault, not the input's: ``--jobs 1`` labels without workers."""
 
 
 def _parser_for(corpus: str) -> registry.Parser:
@@ -325,7 +329,7 @@ def label_items(
     """Label items in input order, in this process or in ``jobs`` worker processes
     (``coarse``: see :func:`~actparse.io.writers.write_record`)."""
     if on_error not in ("stop", "keep"):
-        raise ValueError(f"on_error must be 'stop' or 'keep', got {on_error!r}")
+        raise OptionError(f"on_error must be 'stop' or 'keep', got {on_error!r}")
     _init_worker(overrides or {}, coarse)
     for parser in (overrides or {}).values():
         # What a parser loads on first use (quantulum3: seconds) is loaded now, once for

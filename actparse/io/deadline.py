@@ -26,7 +26,16 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
-__all__ = ["BATCH_DEADLINE", "RECORD_DEADLINE", "Clock", "RecordTimeout", "clock"]
+from actparse.errors import InputError
+
+__all__ = [
+    "BATCH_DEADLINE",
+    "RECORD_DEADLINE",
+    "Clock",
+    "RecordTimedOut",
+    "RecordTimeout",
+    "clock",
+]
 
 #: Seconds of labelling after which one record becomes an error record.
 RECORD_DEADLINE = 10.0
@@ -38,12 +47,24 @@ BATCH_DEADLINE = 1.0
 
 
 class RecordTimeout(BaseException):
-    """A record ran out of time. A ``BaseException``, so that no ``except Exception``
-    in the code it interrupts can take it for an ordinary error and carry on."""
+    """A record ran out of time: raised inside the parser by the clock's timer.
+
+    A ``BaseException``, so that no ``except Exception`` in the code it interrupts can
+    take it for an ordinary error and carry on; for the same reason it is no
+    :class:`~actparse.errors.ActparseError` (the root is an ``Exception``). It never
+    leaves the labelling of a batch: there it becomes an error record
+    (``--on-error keep``) or a :class:`RecordTimedOut` (``stop``).
+    """
 
     def __init__(self, limit: float) -> None:
         super().__init__(f"labelling took longer than {limit:g} s (the per-record deadline)")
         self.limit = limit
+
+
+class RecordTimedOut(InputError):
+    """A record took longer to label than :data:`RECORD_DEADLINE` (a hostile record),
+    with ``on_error="stop"``: what a :class:`RecordTimeout` becomes for the caller. An
+    :class:`~actparse.errors.InputError`, whose message names the file and the line."""
 
 
 class Clock:

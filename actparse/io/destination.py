@@ -19,13 +19,15 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
+from actparse.errors import ActparseError
 from actparse.io.messages import os_reason
 
 __all__ = ["Destination", "OutputError"]
 
 
-class OutputError(ValueError):
-    """An output the run will not write to, or could not write; the message names it."""
+class OutputError(ActparseError, ValueError):
+    """An output the run will not write to (a directory, the input itself, a pipe for
+    Parquet), or could not write (a full disk); the message names it."""
 
 
 class Destination:

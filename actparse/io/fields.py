@@ -1,34 +1,87 @@
-"""Checks shared by the readers of every corpus: a field of the right type, or an error
-that names the field and what was found."""
+"""Checks shared by the readers of every corpus: a field of the right type, or an
+:class:`~actparse.errors.InputError` that names the field and what was found; and
+:func:`record_reader`, which makes sure a reader raises nothing else."""
 
 from __future__ import annotations
 
+import functools
 import math
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
-from actparse.io.messages import json_kind
+from actparse.errors import InputError
+from actparse.io.messages import describe, json_kind
 
-__all__ = ["agent_index", "count_field", "list_field", "number_or_none", "text_field"]
+__all__ = [
+    "agent_index",
+    "count_field",
+    "list_field",
+    "number_or_none",
+    "record_reader",
+    "required",
+    "text_field",
+]
+
+In = TypeVar("In")
+Out = TypeVar("Out")
+
+#: What Python raises inside a reader that meets a record of the wrong shape (a field
+#: missing, a list where an object should be, a list one entry short).
+_SHAPE_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError)
+
+
+def record_reader(read: Callable[[In], Out]) -> Callable[[In], Out]:
+    """A reader (raw record -> dialogue, or a text line -> raw record) that raises only
+    :class:`~actparse.errors.InputError` for a malformed record.
+
+    Readers check the fields they can name (:func:`required`, :func:`text_field`...);
+    what Python trips over where no check was written (``'list' object has no attribute
+    'get'``) becomes an ``InputError`` in the record's terms (:func:`describe`), so no
+    bare ``KeyError`` or ``TypeError`` reaches a caller of the reader.
+    """
+
+    @functools.wraps(read)
+    def checked(raw: In) -> Out:
+        try:
+            return read(raw)
+        except InputError:
+            raise
+        except _SHAPE_ERRORS as err:
+            raise InputError(describe(err)) from None
+
+    return checked
+
+
+def required(record: Any, key: str, what: str | None = None) -> Any:
+    """The value of a field a record must have; ``what`` names it in the error (its
+    path, ``chat_logs[3].id``; the key by default)."""
+    if not isinstance(record, Mapping):
+        where = what.rpartition(".")[0] if what and "." in what else "the record"
+        raise InputError(f"{where} must be a JSON object, got {json_kind(record)}")
+    try:
+        return record[key]
+    except KeyError:
+        raise InputError(f"missing field {what or key!r}") from None
 
 
 def agent_index(value: Any, what: str) -> int:
     """An agent field as 0 or 1 (``"0"``/``"1"`` accepted); anything else is an error."""
     if isinstance(value, bool) or value not in (0, 1, "0", "1"):
-        raise ValueError(f"{what} must be agent 0 or 1, got {value!r}")
+        raise InputError(f"{what} must be agent 0 or 1, got {value!r}")
     return int(value)
 
 
 def text_field(value: Any, what: str) -> str:
     """A field that must be a string; the error names it and the type found."""
     if not isinstance(value, str):
-        raise TypeError(f"{what} must be a string, got {json_kind(value)}")
+        raise InputError(f"{what} must be a string, got {json_kind(value)}")
     return value
 
 
 def list_field(value: Any, what: str) -> list[Any]:
     """A field that must be a list (a string is not a list of one-letter turns)."""
     if not isinstance(value, list):
-        raise TypeError(f"{what} must be a list, got {json_kind(value)}")
+        raise InputError(f"{what} must be a list, got {json_kind(value)}")
     return value
 
 
@@ -45,15 +98,15 @@ def count_field(value: Any, what: str, maximum: int | None = None) -> int:
         try:
             number = int(value.strip())
         except ValueError:
-            raise ValueError(f"{what} must be a whole number, got {value!r}") from None
+            raise InputError(f"{what} must be a whole number, got {value!r}") from None
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
     if isinstance(number, bool) or not isinstance(number, int):
-        raise ValueError(f"{what} must be a whole number, got {value!r}")
+        raise InputError(f"{what} must be a whole number, got {value!r}")
     if number < 0:
-        raise ValueError(f"{what} must not be negative, got {value!r}")
+        raise InputError(f"{what} must not be negative, got {value!r}")
     if maximum is not None and number > maximum:
-        raise ValueError(f"{what} must be at most {maximum}, got {value!r}")
+        raise InputError(f"{what} must be at most {maximum}, got {value!r}")
     return number
 
 

@@ -14,8 +14,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from actparse.errors import InputError
 from actparse.io.destination import Destination
-from actparse.io.sources import InputError, detect_at
+from actparse.io.sources import detect_at
 
 __all__ = ["ParquetSink", "is_parquet", "iter_parquet_rows", "parquet_schema", "require_pyarrow"]
 

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from actparse import registry
+from actparse.errors import InputError
 from actparse.io.messages import describe, json_kind
 from actparse.io.parquet import is_parquet, iter_parquet_rows
-from actparse.io.sources import InputError, Piece, detect_at, open_source
+from actparse.io.sources import Piece, detect_at, open_source
 from actparse.models import Dialogue
 
 __all__ = [
@@ -56,9 +57,12 @@ class Record:
         return registry.handlers(self.format).corpus
 
     def dialogue(self) -> Dialogue:
-        """Parse the raw record into a :class:`Dialogue`, or raise :class:`InputError`."""
+        """Parse the raw record into a :class:`Dialogue`, or raise :class:`InputError`
+        naming the file and the line."""
         try:
             return registry.handlers(self.format).reader(self.raw)
+        # The built-in readers raise only InputError (io.fields.record_reader); a plug-in
+        # reader's KeyError or TypeError is taken, as before, for a malformed record.
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
             raise InputError(f"{self.where}: {describe(err)}") from None
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from actparse import registry
+from actparse.errors import InputError
 from actparse.io.messages import json_kind
 
 __all__ = [
@@ -61,10 +62,6 @@ _GZIP_MAGIC = b"\x1f\x8b"
 _PARQUET_MAGIC = b"PAR1"
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 _decoder = json.JSONDecoder()
-
-
-class InputError(ValueError):
-    """Input that cannot be read; the message names the source, the line and the problem."""
 
 
 def detect_at(raw: Any, where: str) -> str | None:

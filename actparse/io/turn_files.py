@@ -159,7 +159,7 @@ def read_turn_table(path: str | Path) -> Iterator[Row]:
             reader = csv.reader(fh)
             header = next(reader, None)
             if header is not None and tuple(header) != column_names():
-                raise ValueError(f"{path}: not a per-turn table (header {header})")
+                raise InputError(f"{path}: not a per-turn table (header {header})")
             for fields in reader:
                 yield {c.name: c.kind.from_csv(f) for c, f in zip(COLUMNS, fields)}
         return

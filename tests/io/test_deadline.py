@@ -17,7 +17,6 @@ import regex
 from actparse import registry
 from actparse.io import deadline
 from actparse.io.batch import iter_items, label_items
-from actparse.io.records import InputError
 from actparse.models import Act, Dialogue
 
 #: The record deadline in these tests, and the slack a loaded machine may add to it.
@@ -127,7 +126,7 @@ def test_stop_mode_names_the_record_within_the_deadline(
     make_file, parser = CORPORA[corpus]
     path = make_file(fixtures, tmp_path, hanging=5)
     start = time.perf_counter()
-    with pytest.raises(InputError, match=rf"^{path}:6: labelling took longer than"):
+    with pytest.raises(deadline.RecordTimedOut, match=rf"^{path}:6: labelling took longer than"):
         list(label_items(iter_items(path), jobs=jobs, overrides={corpus: parser(corpus, "python")}))
     assert time.perf_counter() - start < LIMIT + deadline.BATCH_DEADLINE + SLACK
 

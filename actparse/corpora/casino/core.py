@@ -32,8 +32,8 @@ from actparse.corpora.splits.evaluate import SplitReport
 from actparse.corpora.strategy_eval import StrategyScores
 from actparse.engine.decisions import DecisionList, IntentRule
 from actparse.engine.pipeline import pipeline
-from actparse.io.fields import count_field
-from actparse.io.records import Record
+from actparse.io.fields import count_field, record_reader, required
+from actparse.io.records import InputError, Record
 from actparse.models import Act, Dialogue, Item, ItemSplit, Party, Turn
 from actparse.registry import Parser
 from actparse.reports import Table, located
@@ -107,7 +107,7 @@ def _counts(shares: Any, what: str) -> tuple[int, ...]:
     try:
         return tuple(count_field(by_name[name], f"{what}.{name}", ITEM_COUNT) for name in ITEMS)
     except KeyError as err:
-        raise KeyError(f"{what}: no count for {err.args[0]!r}") from None
+        raise InputError(f"{what}: no count for {err.args[0]!r}") from None
 
 
 def _submission(task: Mapping[str, Any], what: str) -> dict[str, Any]:
@@ -158,13 +158,14 @@ def _labels_by_turn(
     return labels
 
 
+@record_reader
 def dialogue_from_casino(raw: dict[str, Any]) -> Dialogue:
     """A :class:`Dialogue` from one CaSiNo record (``chat_logs`` required).
 
-    Raises ``KeyError`` for a missing field and ``ValueError``/``TypeError`` for a
+    Raises :class:`~actparse.errors.InputError` naming the field for a missing or
     malformed one.
     """
-    logs = raw["chat_logs"]
+    logs = required(raw, "chat_logs")
     if not isinstance(logs, list):
         raise TypeError("chat_logs must be a list")
     # Each turn's fields first: the labels come from matching the messages' texts, and
@@ -173,10 +174,10 @@ def dialogue_from_casino(raw: dict[str, Any]) -> Dialogue:
     for k, entry in enumerate(logs):
         if not isinstance(entry, Mapping):
             raise TypeError(f"chat_logs[{k}] must be a mapping")
-        speaker = entry["id"]
+        speaker = required(entry, "id", f"chat_logs[{k}].id")
         if speaker not in AGENTS:
             raise ValueError(f"chat_logs[{k}].id must be one of {sorted(AGENTS)}, got {speaker!r}")
-        text = entry["text"]
+        text = required(entry, "text", f"chat_logs[{k}].text")
         if not isinstance(text, str):
             raise TypeError(f"chat_logs[{k}].text must be a string")
         action = DEAL_ACTIONS.get(text.strip())

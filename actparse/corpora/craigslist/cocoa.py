@@ -17,7 +17,7 @@ from typing import Any
 
 from actparse.corpora.craigslist.added import ACTPARSE_FIELD, actparse_field
 from actparse.corpora.craigslist.parser import ACTIONS, CORPUS
-from actparse.io.fields import agent_index, number_or_none, text_field
+from actparse.io.fields import agent_index, list_field, number_or_none, record_reader, text_field
 from actparse.models import Act, Dialogue, Listing, Party, ReferenceAct, Turn
 
 __all__ = ["dialogue_from_cocoa", "write_cocoa", "write_cocoa_coarse"]
@@ -25,6 +25,7 @@ __all__ = ["dialogue_from_cocoa", "write_cocoa", "write_cocoa_coarse"]
 _NON_MESSAGE_ACTIONS = frozenset(ACTIONS) - {"message"}
 
 
+@record_reader
 def dialogue_from_cocoa(raw: dict[str, Any]) -> Dialogue:
     """A :class:`Dialogue` from a Cocoa transcript."""
     kbs = raw["scenario"]["kbs"]
@@ -51,7 +52,7 @@ def dialogue_from_cocoa(raw: dict[str, Any]) -> Dialogue:
     turns = []
     reference = []
     has_reference = False
-    for index, event in enumerate(raw["events"]):
+    for index, event in enumerate(list_field(raw["events"], "events")):
         action = event["action"]
         agent = agent_index(event["agent"], f"event {index} agent")
         data = event.get("data")

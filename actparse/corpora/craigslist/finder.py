@@ -13,6 +13,7 @@ from actparse.corpora.craigslist.extended import (
 from actparse.corpora.craigslist.lexicon import PriceLexicon
 from actparse.corpora.craigslist.linking import ListingContext, find_prices
 from actparse.corpora.craigslist.numbers import ASCII_DIGITS
+from actparse.errors import OptionError
 from actparse.models import PriceMention
 
 __all__ = ["PRICE_MODES", "PriceFinder"]
@@ -32,7 +33,7 @@ class PriceFinder:
         self, lexicon: PriceLexicon, mode: str = "cocoa", rules: ExtendedRules | None = None
     ) -> None:
         if mode not in PRICE_MODES:
-            raise ValueError(f"unknown price mode {mode!r}; one of {', '.join(PRICE_MODES)}")
+            raise OptionError(f"unknown price mode {mode!r}; one of {', '.join(PRICE_MODES)}")
         self.lexicon = lexicon
         self.mode = mode
         self.rules = (rules or load_extended_rules()) if mode == "extended" else None

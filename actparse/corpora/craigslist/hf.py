@@ -20,7 +20,13 @@ from typing import Any
 
 from actparse.corpora.craigslist.added import ACTPARSE_FIELD, actparse_field
 from actparse.corpora.craigslist.parser import ACTIONS, CORPUS
-from actparse.io.fields import agent_index, list_field, number_or_none, text_field
+from actparse.io.fields import (
+    agent_index,
+    list_field,
+    number_or_none,
+    record_reader,
+    text_field,
+)
 from actparse.models import Act, Dialogue, Listing, Party, ReferenceAct, Turn
 
 __all__ = [
@@ -78,6 +84,7 @@ def float32(value: float) -> float:
         return value
 
 
+@record_reader
 def dialogue_from_hf(raw: dict[str, Any]) -> Dialogue:
     """A :class:`Dialogue` from a HuggingFace CraigslistBargains record."""
     agents = list_field(raw["agent_turn"], "agent_turn")

@@ -27,6 +27,7 @@ from actparse.engine.strategies import (
 )
 from actparse.engine.tags import RuleSet, load_rules
 from actparse.engine.tokenizer import tokenize
+from actparse.errors import OptionError
 from actparse.models import (
     SKIPPED,
     UNKNOWN_ACTION,
@@ -230,7 +231,7 @@ class CraigslistParser:
         skip: str = "cocoa",
     ) -> None:
         if skip not in SKIP_MODES:
-            raise ValueError(f"skip must be one of {', '.join(SKIP_MODES)}, got {skip!r}")
+            raise OptionError(f"skip must be one of {', '.join(SKIP_MODES)}, got {skip!r}")
         self.skip = skip
         self.strategies = strategies if strategies is not None else default_tagger()
         self.lexicon = lexicon if lexicon is not None else load_lexicon()

@@ -20,6 +20,7 @@ from actparse.corpora.craigslist.calibrate import (
 from actparse.corpora.craigslist.evaluate import CraigslistReport, evaluate
 from actparse.corpora.craigslist.lexicon import PriceLexicon, train_lexicon
 from actparse.corpora.craigslist.parser import CraigslistParser
+from actparse.errors import OptionError
 from actparse.io.records import Record, read_records
 
 __all__ = ["CrossValidation", "Training", "cross_validate", "train_prices"]
@@ -70,7 +71,7 @@ def cross_validate(
     agreement, as ``actparse eval`` reports it.
     """
     if folds < 2:
-        raise ValueError("cross-validation needs at least 2 folds")
+        raise OptionError("cross-validation needs at least 2 folds")
     parser = parser or CraigslistParser(lexicon=base)
     evidence = {d.where: d for d in collect_evidence(records, parser)}
     per_fold = []

@@ -36,7 +36,7 @@ from actparse.corpora.splits.evaluate import SplitReport
 from actparse.corpora.splits.views import ViewMemo
 from actparse.engine.decisions import DecisionList, IntentRule
 from actparse.engine.pipeline import pipeline
-from actparse.io.fields import count_field, list_field
+from actparse.io.fields import count_field, list_field, record_reader
 from actparse.io.records import Record
 from actparse.models import Act, Dialogue, Item, ItemSplit, Party, Turn
 from actparse.registry import Parser
@@ -98,6 +98,7 @@ def _section(line: str, name: str) -> str | None:
     return None if end < 0 else line[start:end]
 
 
+@record_reader
 def text_line_to_record(line: str) -> dict[str, Any]:
     """One line of the original text format as a HuggingFace-layout record; a malformed
     line is a ``ValueError`` saying what is wrong (the reader adds file and line)."""
@@ -162,10 +163,11 @@ def _check_split(agreed: tuple[tuple[int, ...], tuple[int, ...]], totals: Sequen
             )
 
 
+@record_reader
 def dialogue_from_dealornodeal(raw: dict[str, Any]) -> Dialogue:
     """A :class:`Dialogue` from a record in the HuggingFace layout.
 
-    Raises ``KeyError`` for a missing field and ``ValueError`` for a malformed one.
+    Raises :class:`~actparse.errors.InputError` for a missing or malformed field.
     """
     parties = (_party(raw["input"], "input"), _party(raw["partner_input"], "partner_input"))
     if [i.count for i in parties[0].items] != [i.count for i in parties[1].items]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from actparse.corpora.mutualfriends import CORPUS
 from actparse.corpora.mutualfriends.names import fold
-from actparse.io.fields import agent_index, list_field, text_field
+from actparse.io.fields import agent_index, list_field, record_reader, required, text_field
 from actparse.io.messages import json_kind
 from actparse.models import Dialogue, Party, Turn
 
@@ -101,13 +101,8 @@ def attribute_type(friend: Mapping[str, str], attribute: str) -> str:
 
 
 def _get(obj: Any, key: str, path: str) -> Any:
-    """``obj[key]``; a missing key raises ``KeyError`` naming the whole path."""
-    if not isinstance(obj, Mapping):
-        where = path.rsplit(".", 1)[0] if "." in path else "the record"
-        raise TypeError(f"{where} must be a JSON object, got {json_kind(obj)}")
-    if key not in obj:
-        raise KeyError(path)
-    return obj[key]
+    """``obj[key]``; a missing key is an :class:`InputError` naming the whole path."""
+    return required(obj, key, path)
 
 
 def _friend(names: Any, values: Any, types: Mapping[str, str], what: str) -> Friend:
@@ -296,6 +291,7 @@ def _dialogue_from_cocoa(raw: Mapping[str, Any]) -> Dialogue:
     )
 
 
+@record_reader
 def dialogue_from_mutualfriends(raw: Mapping[str, Any]) -> Dialogue:
     """A :class:`~actparse.models.Dialogue` from a MutualFriends record, in either layout.
 
@@ -305,7 +301,7 @@ def dialogue_from_mutualfriends(raw: Mapping[str, Any]) -> Dialogue:
     Cocoa transcript: ``scenario.kbs`` (friends as objects), ``scenario.attributes``,
     ``events`` of ``{action, agent, data}``, ``outcome.reward``. Friends become
     :class:`Friend` mappings carrying their value types. Malformed input raises
-    ``KeyError`` (naming the missing field's path), ``TypeError`` or ``ValueError``.
+    :class:`~actparse.errors.InputError` (naming a missing field's path).
     """
     if not isinstance(raw, Mapping):
         raise TypeError(f"a MutualFriends record must be a JSON object, got {json_kind(raw)}")

@@ -22,7 +22,7 @@ from actparse.corpora.casino import (
 )
 from actparse.engine.acts import load_act_space
 from actparse.engine.pipeline import pipeline
-from actparse.io.records import read_records
+from actparse.io.records import InputError, read_records
 from actparse.models import Dialogue
 from actparse.reports import Report
 
@@ -138,10 +138,10 @@ def test_annotations_follow_their_messages(fixtures: Path) -> None:
 @pytest.mark.parametrize(
     ("raw", "error", "message"),
     [
-        pytest.param({"dialogue_id": 1}, KeyError, "chat_logs", id="missing-chat-logs"),
+        pytest.param({"dialogue_id": 1}, InputError, "chat_logs", id="missing-chat-logs"),
         pytest.param(
             {"chat_logs": [{"text": "hi", "task_data": {}, "id": "agent_3"}]},
-            ValueError,
+            InputError,
             "must be one of",
             id="bad-agent",
         ),
@@ -155,7 +155,7 @@ def test_annotations_follow_their_messages(fixtures: Path) -> None:
                     }
                 ]
             },
-            ValueError,
+            InputError,
             "food must be a whole number",
             id="bad-counts",
         ),

@@ -107,22 +107,22 @@ def test_dialogues_without_agreement(output: str, status: str) -> None:
 @pytest.mark.parametrize(
     ("raw", "error", "message"),
     [
-        pytest.param({"dialogue": "YOU: hi"}, KeyError, "input", id="missing-field"),
+        pytest.param({"dialogue": "YOU: hi"}, InputError, "input", id="missing-field"),
         pytest.param(
             record("YOU: hi <eos> THEM: <selection>", "item0=1 item1=0"),
-            ValueError,
+            InputError,
             "expected 6 item counts",
             id="short-output",
         ),
         pytest.param(
             record("ME: hi <eos> THEM: <selection>"),
-            ValueError,
+            InputError,
             "expected 'YOU:' or 'THEM:'",
             id="bad-speaker",
         ),
         pytest.param(
             {**record("YOU: hi"), "input": {"count": [1, 2], "value": [1, 1]}},
-            ValueError,
+            InputError,
             "expected 3 counts",
             id="two-items",
         ),

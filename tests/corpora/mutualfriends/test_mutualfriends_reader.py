@@ -67,13 +67,13 @@ def _drop(path: str) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("make", "error", "message"),
     [
-        (lambda: {"uuid": "x"}, ValueError, "not a MutualFriends record"),
-        (lambda: _drop("events"), KeyError, "'events'"),
-        (lambda: _drop("events.data_messages"), KeyError, "'events.data_messages'"),
-        (lambda: _drop("events.data_selects.values"), KeyError, "'events.data_selects.values'"),
+        (lambda: {"uuid": "x"}, InputError, "not a MutualFriends record"),
+        (lambda: _drop("events"), InputError, "'events'"),
+        (lambda: _drop("events.data_messages"), InputError, "'events.data_messages'"),
+        (lambda: _drop("events.data_selects.values"), InputError, "'events.data_selects.values'"),
         (
             lambda: {**_card(), "scenario_kbs": _card()["scenario_kbs"][:1]},
-            ValueError,
+            InputError,
             "scenario_kbs must hold 2 knowledge bases, got 1",
         ),
         (
@@ -81,7 +81,7 @@ def _drop(path: str) -> dict[str, Any]:
                 **_card(),
                 "events": {**_card()["events"], "agents": [1, 1, 0]},
             },
-            ValueError,
+            InputError,
             "events.actions has 6 entries but events.agents has 3",
         ),
         (
@@ -89,7 +89,7 @@ def _drop(path: str) -> dict[str, Any]:
                 **_card(),
                 "events": {**_card()["events"], "actions": ["message"] * 5 + ["offer"]},
             },
-            ValueError,
+            InputError,
             "event 5: unknown action 'offer'",
         ),
         (
@@ -97,32 +97,32 @@ def _drop(path: str) -> dict[str, Any]:
                 **_card(),
                 "events": {**_card()["events"], "agents": [1, 1, 0, 0, 1, 2]},
             },
-            ValueError,
+            InputError,
             r"events.agents\[5\] must be agent 0 or 1, got 2",
         ),
         (
             lambda: {**_card(), "scenario_kbs": [[[["School"], ["A", "B"]]], []]},
-            ValueError,
+            InputError,
             r"scenario_kbs\[0\]\[0\] has 1 attribute names but 2 values",
         ),
         (
             lambda: {**_card(), "outcome_reward": "yes"},
-            TypeError,
+            InputError,
             "outcome reward must be a number",
         ),
         (
             lambda: {"scenario": {"kbs": [[], []]}, "events": [{"action": "select", "agent": 0}]},
-            ValueError,
+            InputError,
             "event 0: a select needs the friend",
         ),
         (
             lambda: {"scenario": {"kbs": [[], [1]]}, "events": []},
-            TypeError,
+            InputError,
             r"scenario.kbs\[1\]\[0\] must be a JSON object",
         ),
         (
             lambda: {"scenario": {"kbs": [[], []]}, "events": [{"agent": 0, "data": "hi"}]},
-            KeyError,
+            InputError,
             r"'events\[0\].action'",
         ),
     ],
