@@ -127,6 +127,7 @@ class MutualFriendsParser:
         self.strategies = strategies if strategies is not None else default_tagger()
         self.rules = rules if rules is not None else load_mutualfriends_rules()
         self.words = word_classes(self.rules, source)
+        self.rules.require(INTENT_RULES.named, "the MutualFriends intent rules")
         self.names = Names(self.words)
         self._openers = self.words.greeting | self.words.reply
         self.act_space = act_space if act_space is not None else load_act_space()

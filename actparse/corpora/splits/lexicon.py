@@ -149,6 +149,8 @@ class SplitLexicon:
     #: Items come up outside offers too ("i will conserve my water"): a subject claims
     #: an item only through a verb of having or giving, or with a written count.
     claims_need_verb: bool = False
+    #: The files it was read from, as errors name them.
+    source: str = field(default="", compare=False)
     #: Every word of a class, with the classes it is in (built from ``words``): the scans
     #: look a token up once per message instead of once per class they ask about.
     classes: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
@@ -301,6 +303,7 @@ def parse_split_lexicon(
         contractions=contractions,
         phrases=_phrases(doc["phrases"], source, multi_word),
         claims_need_verb=claims_need_verb,
+        source=f"{source} and {spec_source}",
         **chosen,
     )
 
