@@ -116,13 +116,22 @@ def _label(args: list[str]) -> list[dict[str, Any]]:
 
 def test_rules_option_replaces_the_corpus_rules(fixtures: Path, tmp_path: Path) -> None:
     rules = yaml.safe_load(shipped("craigslist", "tags.yaml").read_text(encoding="utf-8"))
-    rules["rules"] = [r for r in rules["rules"] if r["tag"] != "question"]
+    # The tag stays (the parser asks for it) but its rules match nothing.
+    for rule in rules["rules"]:
+        if rule["tag"] == "question":
+            rule["values"] = ["no message has this word"]
     path = tmp_path / "no-questions.yaml"
     path.write_text(yaml.safe_dump(rules))
     source = str(fixtures / "craigslist_validation_20.jsonl")
     shipped_intents = [i for r in _label([source]) for i in r["dialogue_acts"]["intent"]]
     mine = [i for r in _label([source, "--rules", str(path)]) for i in r["dialogue_acts"]["intent"]]
     assert "inquiry" in shipped_intents and "inquiry" not in mine
+    # A file without a tag the parser asks for is refused, naming it.
+    rules["rules"] = [r for r in rules["rules"] if r["tag"] != "question"]
+    path.write_text(yaml.safe_dump(rules))
+    refused = runner.invoke(app, ["label", source, "--rules", str(path)])
+    assert refused.exit_code == 2 and "Traceback" not in refused.output
+    assert refused.stderr.startswith(f"error: {path}: ")
     broken = tmp_path / "broken.yaml"
     broken.write_text("rules: [")
     failed = runner.invoke(app, ["eval", source, "--rules", str(broken)])

@@ -14,12 +14,19 @@ while the mechanism, the names and the fallback are one::
     )
     RULES.decide(view)            # -> "inquire"
     RULES.decide_with_rule(view)  # -> ("inquire", "question")
+
+The list records, when it is built, every string its conditions name (:attr:`~DecisionList.
+named`): the tags they ask for, which the corpus' parser checks against its rule files
+when it is built (a misspelt tag fails loudly there instead of never holding), and
+nothing per message. A string a condition compares with that is no tag (an earlier
+act) is declared as ``not_tags``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from typing import Generic, NamedTuple, TypeVar
+from collections.abc import Callable, Collection, Iterator, Sequence
+from types import CodeType
+from typing import Any, Generic, NamedTuple, TypeVar
 
 __all__ = ["NO_RULE", "DecisionList", "IntentRule"]
 
@@ -40,9 +47,15 @@ class DecisionList(Generic[V]):
     """Named rules evaluated in order; the intent of the first that holds wins, else the
     fallback. Rule names are unique, so a decision can always be explained."""
 
-    __slots__ = ("_pairs", "fallback", "rules")
+    __slots__ = ("_pairs", "fallback", "named", "rules")
 
-    def __init__(self, rules: Sequence[IntentRule[V]], fallback: str = "unknown") -> None:
+    def __init__(
+        self,
+        rules: Sequence[IntentRule[V]],
+        fallback: str = "unknown",
+        *,
+        not_tags: Collection[str] = (),
+    ) -> None:
         names = [rule.name for rule in rules]
         repeated = sorted({n for n in names if names.count(n) > 1})
         if repeated:
@@ -51,6 +64,13 @@ class DecisionList(Generic[V]):
         self.fallback = fallback
         # (condition, intent) pairs: the per-turn loop touches nothing else.
         self._pairs = tuple((rule.holds, rule.intent) for rule in self.rules)
+        #: The tag names the conditions ask for, read from their code once, here.
+        self.named: frozenset[str] = frozenset(
+            name
+            for rule in self.rules
+            for name in _strings(getattr(rule.holds, "__code__", None))
+            if name not in not_tags
+        )
 
     def decide(self, view: V) -> str:
         """The intent of the first rule that holds for ``view``."""
@@ -82,3 +102,19 @@ class DecisionList(Generic[V]):
             if rule.name == name:
                 return rule
         raise KeyError(name)
+
+
+def _strings(code: CodeType | None) -> Iterator[str]:
+    """The string constants of a condition's code (in tuples and nested functions too):
+    the tag names it asks for, ``m.has("need")``, ``"question" in m.tags``."""
+    if code is None:  # not a Python function (a built-in): it names no tag
+        return
+    stack: list[Any] = list(code.co_consts)
+    while stack:
+        const = stack.pop()
+        if isinstance(const, str):
+            yield const
+        elif isinstance(const, (tuple, frozenset)):
+            stack.extend(const)
+        elif isinstance(const, CodeType):
+            stack.extend(const.co_consts)

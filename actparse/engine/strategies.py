@@ -5,8 +5,10 @@ talk, stating needs, asking for the other's preferences, appeals to fairness...)
 labels are CaSiNo's (Chawla et al., 2021); a turn may have several. The rules are tag
 rules (:mod:`actparse.engine.tags`) in ``rules/strategies.yaml``, one file for every
 corpus: each rule's tag is a label, and items are named through the file's ``item``
-word class. ``non-strategic`` is given, as the annotators gave it, only to a message no
-other label fits; a turn that is no message (an offer, a selection) has none.
+word class, to which every corpus' folder adds its own item words
+(``rules/<corpus>/strategies.yaml``, :func:`corpus_classes`). ``non-strategic`` is
+given, as the annotators gave it, only to a message no other label fits; a turn that is
+no message (an offer, a selection) has none.
 
 The rules see the message lowercased with typographic apostrophes made plain, and the
 tag-rule prefilter (:class:`~actparse.engine.prefilter.NeedIndex`) spares every pattern
@@ -24,12 +26,23 @@ from collections.abc import Sequence
 from functools import cache
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Any
 
 import regex
 
-from actparse.engine.rulefiles import RuleError, shipped
+from actparse.engine.rulefiles import (
+    LINE,
+    RuleError,
+    check_keys,
+    load_file,
+    read_document,
+    rules_dir,
+    shipped,
+    string_list,
+    where,
+)
 from actparse.engine.strategy_lexicon import StrategyLexicon, load_strategy_lexicon
-from actparse.engine.tags import RuleSet, load_rules
+from actparse.engine.tags import RuleSet, parse_rules
 from actparse.models import Act, Dialogue
 
 __all__ = [
@@ -39,6 +52,7 @@ __all__ = [
     "StrategyTagger",
     "add_strategies",
     "add_strategies_many",
+    "corpus_classes",
     "default_tagger",
     "load_strategy_rules",
     "shipped_lexicon",
@@ -85,9 +99,53 @@ def view(text: str) -> str:
     return " " + norm
 
 
+#: The shipped strategy rules, and the name of a corpus' additions to their classes.
+RULES_FILE = "strategies.yaml"
+_CORPUS_KEYS = frozenset({"description", "classes"})
+
+
+@cache
+def corpus_classes() -> dict[str, tuple[str, ...]]:
+    """The words every corpus adds to the strategy rules' word classes (its items), from
+    ``rules/<corpus>/strategies.yaml``, corpora in the order of their folders' names.
+
+    Every corpus' words go to every corpus' tagger: the rules have always seen them all,
+    so a corpus' labels do not change with the folder its item words live in."""
+    added: dict[str, list[str]] = {}
+    for folder in sorted(rules_dir().iterdir(), key=lambda f: f.name):
+        file = folder.joinpath(RULES_FILE)
+        if not folder.is_dir() or not file.is_file():
+            continue
+        source = f"rules/{folder.name}/{RULES_FILE}"
+        doc = check_keys(
+            read_document(file), _CORPUS_KEYS, f"{source}:1", "the file", required=("classes",)
+        )
+        classes = doc["classes"]
+        if not isinstance(classes, dict):
+            raise RuleError(f"{where(source, doc)}: 'classes' must map names to lists of words")
+        for name, words in classes.items():
+            if name != LINE:
+                added.setdefault(name, []).extend(string_list(words, where(source, classes), name))
+    return {name: tuple(words) for name, words in added.items()}
+
+
+def _strategy_rule_set(doc: Any, source: str) -> RuleSet:
+    """The rules of a strategy file, with each corpus' words put first in its classes."""
+    if isinstance(doc, dict) and isinstance(doc.get("classes", {}), dict):
+        classes = dict(doc.get("classes", {}))
+        for name, words in corpus_classes().items():
+            own = classes.get(name, [])
+            own = own if isinstance(own, list) else [own]
+            # A copy of an older file lists the corpora's words itself: each word once.
+            classes[name] = list(dict.fromkeys([*words, *own]))
+        doc = {**doc, "classes": classes}
+    return RuleSet(parse_rules(doc, source))
+
+
 def load_strategy_rules(path: str | Path | Traversable | None = None) -> RuleSet:
-    """The strategy rules: ``path``, or the shipped ``rules/strategies.yaml``."""
-    return load_rules(path, default=("strategies.yaml",))
+    """The strategy rules: ``path``, or the shipped ``rules/strategies.yaml``; either
+    way with every corpus' item words in its classes (:func:`corpus_classes`)."""
+    return load_file(path, (RULES_FILE,), _strategy_rule_set)
 
 
 class StrategyTagger:

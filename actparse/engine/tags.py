@@ -284,6 +284,23 @@ class RuleSet:
             self._search(candidates, 0, text, timeout, hits)
         return bool(hits) or matcher.unguarded_matches(text, timeout)
 
+    @property
+    def source(self) -> str:
+        """The file the rules were read from (as errors name it)."""
+        return self.rules[0].source.rpartition(":")[0] if self.rules else "the rule file"
+
+    def require(self, tags: Iterable[str], what: str, computed: Iterable[str] = ()) -> None:
+        """A :class:`RuleError` naming the rule file unless every tag of ``tags`` is set by
+        a rule of it or is one of ``computed`` (tags the code sets itself): ``what`` is
+        who asks for them. Parsers call it when they are built, so a misspelt tag fails
+        there instead of never holding."""
+        missing = sorted(set(tags) - self.by_tag.keys() - set(computed))
+        if missing:
+            raise RuleError(
+                f"{self.source}: {what} ask(s) for tag(s) {missing} that no rule of the "
+                f"file sets (its tags: {', '.join(sorted(self.by_tag))})"
+            )
+
     def __getitem__(self, name: str) -> Rule:
         for rule in self.rules:
             if rule.name == name:

@@ -4,6 +4,8 @@ messages written for this test, and the tagger's contract (labels in a fixed ord
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from actparse.engine.rulefiles import RuleError
@@ -12,6 +14,7 @@ from actparse.engine.strategies import (
     NON_STRATEGIC,
     PAPER_LABELS,
     StrategyTagger,
+    corpus_classes,
     default_tagger,
     load_strategy_rules,
     view,
@@ -143,6 +146,24 @@ def test_word_classes_fill_in_their_alternation() -> None:
     assert rule.matches((), "give me the ball")
     assert not rule.matches((), "give me the book")
     assert not rule.matches((), "the {item}")
+
+
+def test_every_corpus_items_reach_every_tagger(tmp_path: Path) -> None:
+    """Each corpus names its items in its own folder; the one rule set of every corpus'
+    tagger sees them all, first, as it did when the shared file listed them."""
+    assert corpus_classes()["item"] == (
+        *("food", "foods", "water", "waters", "firewood", "firewoods", "wood", "woods"),
+        *("fire wood", "book", "books", "hat", "hats", "ball", "balls"),
+    )
+    path = tmp_path / "mine.yaml"
+    path.write_text(
+        "classes:\n  item: [crate, ball]\nrules:\n"
+        "  - {name: x, tag: no-need, match: text-search, values: ['\\bno {item}\\b']}\n",
+        encoding="utf-8",
+    )
+    (rule,) = load_strategy_rules(path).rules
+    assert rule.matches((), "no water") and rule.matches((), "no crate")
+    assert rule.matches((), "no ball") and not rule.matches((), "no tent")
 
 
 def test_classes_must_be_a_mapping() -> None:

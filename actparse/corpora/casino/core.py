@@ -322,6 +322,11 @@ class CasinoParser(SplitDialogueParser):
     items = ITEMS
     rule_tags = RULE_TAGS
     intent_rules = INTENT_RULES
+    # What the shared turn loop asks of this corpus' tags and words.
+    refusal_tag = "disagree"
+    need_tag = "need"
+    need_subject = "self"
+    concession = "concession"
     # "no" right after a proposal puts the deal before it back on the table
     # (restores-refused-deal, as in Deal or No Deal): "can i get one more water?" -
     # "nope, take it or leave it".

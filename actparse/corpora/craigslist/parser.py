@@ -135,6 +135,7 @@ INTENT_RULES: DecisionList[MessageView] = DecisionList(
         IntentRule("negation-only", "disagree", lambda m: m.tags == ("negative",)),
     ),
     fallback="unknown",
+    not_tags=("inquiry",),  # the reader's last act, not a tag
 )
 
 
@@ -239,6 +240,11 @@ class CraigslistParser:
         # rules miss ("150 bucks", "two hundred dollars"). Only the linking differs.
         self.price_finder = PriceFinder(self.lexicon, prices)
         self.rules = rules if rules is not None else load_tag_rules()
+        self.rules.require(
+            (*RULE_TAGS, *INTENT_RULES.named),
+            "the Craigslist parser's tags and intent rules",
+            computed=(*PRICE_TYPES, "has_price"),
+        )
         # Kept for the pipeline, which sets the coarse acts (actparse.engine.pipeline).
         self.act_space = act_space if act_space is not None else load_act_space()
 

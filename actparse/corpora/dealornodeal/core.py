@@ -262,6 +262,11 @@ class DealOrNoDealParser(SplitDialogueParser):
     items = ITEMS
     rule_tags = RULE_TAGS
     intent_rules = INTENT_RULES
+    # What the shared turn loop asks of this corpus' tags and words.
+    refusal_tag = "disagree"
+    need_tag = "need"
+    need_subject = "self"
+    concession = "concession"
     refusal_intents = frozenset({"disagree"})
     answer_intents = frozenset({"inform"})
     #: How many dialogues the parser remembers to mirror for their other view (0: none).

@@ -130,6 +130,7 @@ class MutualFriendsParser:
         self.strategies = strategies if strategies is not None else default_tagger()
         self.rules = rules if rules is not None else load_mutualfriends_rules()
         self.words = word_classes(self.rules, source or source_of(CORPUS, TAGS_FILE))
+        self.rules.require(INTENT_RULES.named, "the MutualFriends intent rules")
         self.names = Names(self.words)
         self._openers = self.words.greeting | self.words.reply
         # Kept for the pipeline, which sets the coarse acts (actparse.engine.pipeline).

@@ -20,6 +20,7 @@ from actparse.corpora.splits.mentions import EITHER, OTHER, SELF
 from actparse.engine.acts import ActSpace, load_act_space
 from actparse.engine.decisions import DecisionList, IntentRule
 from actparse.engine.folders import corpus_tag_rules
+from actparse.engine.rulefiles import RuleError
 from actparse.engine.strategies import (
     StrategyTagger,
     add_strategies,
@@ -125,6 +126,16 @@ class SplitDialogueParser:
     #: A learned strategy lexicon of the corpus (its path under ``rules/``), used with
     #: the strategy rules by default; none: the rules alone.
     strategy_lexicon: tuple[str, ...] = ()
+    #: What the turn loop asks of the corpus' rules, named by the corpus and checked
+    #: against its tag rules and lexicon when the parser is built (none: that step is
+    #: off). The tag of a refusal: an elliptic list in one keeps its own reading.
+    refusal_tag: str | None = None
+    #: The tag of a stated need, and the word class of the writer as its subject: such a
+    #: need with no terms makes the writer the topic.
+    need_tag: str | None = None
+    need_subject: str | None = None
+    #: The word class of a grudging yes: an answer with one grants what it was asked.
+    concession: str | None = None
 
     def __init__(
         self,
@@ -141,6 +152,24 @@ class SplitDialogueParser:
         self.strategies = (
             strategies if strategies is not None else default_tagger(self.strategy_lexicon)
         )
+        declared = (self.refusal_tag, self.need_tag)
+        self.rules.require(
+            (*self.rule_tags, *self.intent_rules.named, *(t for t in declared if t)),
+            f"the {self.corpus} parser's rule tags and intent rules",
+        )
+        self._need_subject = self._word_class(self.need_subject)
+        self._concession = self._word_class(self.concession)
+
+    def _word_class(self, name: str | None) -> frozenset[str]:
+        """The words of a class of the lexicon the corpus names (none: no words)."""
+        if name is None:
+            return frozenset()
+        if name not in self.lexicon.words:
+            raise RuleError(
+                f"{self.lexicon.source or 'the split lexicon'}: the {self.corpus} parser asks "
+                f"for the word class {name!r}, which it does not have"
+            )
+        return self.lexicon.words[name]
 
     @property
     def intents(self) -> tuple[str, ...]:
@@ -205,7 +234,7 @@ class SplitDialogueParser:
             parsed.elliptic
             and state.running is not None
             and not moves_a_count
-            and "disagree" not in tags
+            and self.refusal_tag not in tags
         ):
             flipped = parse_split(
                 text,
@@ -245,7 +274,7 @@ class SplitDialogueParser:
             # "i agree to your initial offer", "let's go with my original deal"
             whose = parsed.refers_back
             split = state.first_offer(None if whose == EITHER else writer ^ whose)
-        if split is None and "need" in tags and self.lexicon.words["self"] & set(parsed.tokens):
+        if split is None and self.need_tag in tags and self._need_subject & set(parsed.tokens):
             # "i need three items to make this work" - "how about the book and 2 hats?":
             # a list that answers a need with no terms is for the writer of the need
             # (a-need-sets-the-topic).
@@ -261,7 +290,7 @@ class SplitDialogueParser:
                 or (
                     intent in self.answer_intents
                     and state.asked
-                    and self.lexicon.words["concession"].isdisjoint(parsed.tokens)
+                    and self._concession.isdisjoint(parsed.tokens)
                 )
             )
             and state.proposed_at == turn.index - 1

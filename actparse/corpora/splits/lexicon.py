@@ -1,29 +1,45 @@
 """The item lexicon of a split corpus: item words, number words and word classes by role.
 
 ``rules/splits/lexicon.yaml`` holds the vocabulary every split corpus shares (number
-words, contractions, phrases, the word classes the side rules use) and, under
-``corpora``, each corpus' items and settings. :func:`load_split_lexicon` reads the part a
-corpus needs through :mod:`actparse.engine.rulefiles`, so a typo fails naming the file
-and the line.
+words, contractions, phrases, the word classes the side rules use); each corpus' items
+and settings are in its own folder, ``rules/<corpus>/splits.yaml``.
+:func:`load_split_lexicon` reads the two through :mod:`actparse.engine.rulefiles`, so a
+typo fails naming the file and the line.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from actparse.engine.rulefiles import LINE, RuleError, check_keys, load_file, string_list, where
+from actparse.engine.rulefiles import (
+    LINE,
+    RuleError,
+    check_keys,
+    load_file,
+    shipped,
+    string_list,
+    where,
+)
 
-__all__ = ["LEXICON_FILE", "SplitLexicon", "load_split_lexicon", "parse_split_lexicon"]
+__all__ = [
+    "CORPUS_FILE",
+    "LEXICON_FILE",
+    "SplitLexicon",
+    "load_split_lexicon",
+    "parse_split_lexicon",
+]
 
-#: The shipped lexicon, under ``rules/``.
+#: The shipped shared lexicon, under ``rules/``.
 LEXICON_FILE = ("splits", "lexicon.yaml")
+#: The name of a corpus' own part of the lexicon, in its folder under ``rules/``.
+CORPUS_FILE = "splits.yaml"
 
-_TOP_KEYS = frozenset({"description", "contractions", "phrases", "numbers", "words", "corpora"})
+_TOP_KEYS = frozenset({"description", "contractions", "phrases", "numbers", "words"})
 _WORD_CLASSES = frozenset(
     {
         "self",
@@ -84,7 +100,15 @@ _WORD_CLASSES = frozenset(
     }
 )
 _CORPUS_KEYS = frozenset(
-    {"items", "bare_noun", "the_singular", "unnamed", "claims_need_verb", "contractions"}
+    {
+        "description",
+        "items",
+        "bare_noun",
+        "the_singular",
+        "unnamed",
+        "claims_need_verb",
+        "contractions",
+    }
 )
 _ITEM_KEYS = frozenset({"name", "words", "weak_words"})
 #: The settings a corpus may choose, with their allowed values and default.
@@ -125,6 +149,8 @@ class SplitLexicon:
     #: Items come up outside offers too ("i will conserve my water"): a subject claims
     #: an item only through a verb of having or giving, or with a written count.
     claims_need_verb: bool = False
+    #: The files it was read from, as errors name them.
+    source: str = field(default="", compare=False)
     #: Every word of a class, with the classes it is in (built from ``words``): the scans
     #: look a token up once per message instead of once per class they ask about.
     classes: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
@@ -222,19 +248,19 @@ def _phrases(
     }
 
 
-def parse_split_lexicon(doc: Any, source: str, corpus: str) -> SplitLexicon:
-    """Check a parsed lexicon document (:func:`~actparse.engine.rulefiles.read_document`)
-    and build the lexicon of ``corpus``; errors name the file and the line."""
+def parse_split_lexicon(
+    doc: Any, source: str, spec: Any, spec_source: str, corpus: str
+) -> SplitLexicon:
+    """Check the parsed shared lexicon ``doc`` and a corpus' part of it ``spec``
+    (:func:`~actparse.engine.rulefiles.read_document`) and build the lexicon of
+    ``corpus``; errors name the file (``source``, ``spec_source``) and the line."""
     required = _TOP_KEYS - {"description"}
     doc = check_keys(doc, _TOP_KEYS, f"{source}:1", "the lexicon", required=required)
     words = _word_classes(doc["words"], source)
     numbers = _numbers(doc["numbers"], source)
 
-    corpora = doc["corpora"]
-    if not isinstance(corpora, dict) or corpus not in corpora:
-        raise RuleError(f"{source}:1: no lexicon for corpus {corpus!r} under 'corpora'")
-    at = where(source, corpora[corpus])
-    spec = check_keys(corpora[corpus], _CORPUS_KEYS, at, corpus)
+    at = where(spec_source, spec)
+    spec = check_keys(spec, _CORPUS_KEYS, at, f"the lexicon of {corpus}")
     chosen: dict[str, str] = {}
     for key, (allowed, default) in _SETTINGS.items():
         value = spec.get(key, default)
@@ -253,7 +279,7 @@ def parse_split_lexicon(doc: Any, source: str, corpus: str) -> SplitLexicon:
     weak_words: set[str] = set()
     multi_word: list[str] = []
     for index, item in enumerate(items_doc):
-        item_at = where(source, item)
+        item_at = where(spec_source, item)
         check_keys(item, _ITEM_KEYS, item_at, "item", required=("name", "words"))
         items.append(str(item["name"]))
         weak = string_list(item.get("weak_words", []), item_at, "weak_words")
@@ -277,18 +303,37 @@ def parse_split_lexicon(doc: Any, source: str, corpus: str) -> SplitLexicon:
         contractions=contractions,
         phrases=_phrases(doc["phrases"], source, multi_word),
         claims_need_verb=claims_need_verb,
+        source=f"{source} and {spec_source}",
         **chosen,
     )
 
 
+def _document(doc: Any, source: str) -> tuple[Any, str]:
+    # The loader's parse step for a file read as it is (the shipped one cached).
+    return doc, source
+
+
 @functools.cache
-def _parser_for(corpus: str) -> Callable[[Any, str], SplitLexicon]:
-    # One parse function per corpus, the same object every time: the loader caches the
-    # shipped file by (file, parse function), so each corpus' lexicon is built once.
-    return functools.partial(parse_split_lexicon, corpus=corpus)
+def _shipped_lexicon(corpus: str) -> SplitLexicon:
+    # Built once per process and corpus (the shared file is read once, for all).
+    if not shipped(corpus, CORPUS_FILE).is_file():
+        raise RuleError(f"rules/{corpus}/{CORPUS_FILE}: no split lexicon for corpus {corpus!r}")
+    doc, source = load_file(None, LEXICON_FILE, _document)
+    spec, spec_source = load_file(None, (corpus, CORPUS_FILE), _document)
+    return parse_split_lexicon(doc, source, spec, spec_source, corpus)
 
 
-def load_split_lexicon(corpus: str, path: str | Path | Traversable | None = None) -> SplitLexicon:
-    """The split lexicon of ``corpus``: from ``path``, or by default from the shipped
-    ``rules/splits/lexicon.yaml`` (built once per process and corpus)."""
-    return load_file(path, LEXICON_FILE, _parser_for(corpus))
+def load_split_lexicon(
+    corpus: str,
+    path: str | Path | Traversable | None = None,
+    corpus_path: str | Path | Traversable | None = None,
+) -> SplitLexicon:
+    """The split lexicon of ``corpus``: the shared part from ``path`` (by default the
+    shipped ``rules/splits/lexicon.yaml``) and the corpus' own from ``corpus_path`` (by
+    default ``rules/<corpus>/splits.yaml``); the shipped lexicon is built once per
+    process and corpus."""
+    if path is None and corpus_path is None:
+        return _shipped_lexicon(corpus)
+    doc, source = load_file(path, LEXICON_FILE, _document)
+    spec, spec_source = load_file(corpus_path, (corpus, CORPUS_FILE), _document)
+    return parse_split_lexicon(doc, source, spec, spec_source, corpus)
