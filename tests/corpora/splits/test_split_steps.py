@@ -1,0 +1,166 @@
+"""Golden examples of the steps of the split parser, one table per step: the side each
+mention gets from the scan of its clause (:mod:`actparse.corpora.splits.sides`) and
+from its neighbours after it. Known misses are strict xfails: fixing one is a reason to
+move it up."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from actparse.corpora.splits.lexicon import SplitLexicon, load_split_lexicon
+from actparse.corpora.splits.mentions import find_mentions
+from actparse.corpora.splits.sides import assign_sides
+from actparse.corpora.splits.tokens import tokenize
+
+LEXICONS = {"dond": load_split_lexicon("dealornodeal"), "casino": load_split_lexicon("casino")}
+#: (side, why) of each mention of a message, left to right.
+Sides = list[tuple[int | None, str]]
+
+
+def sides(corpus: str, text: str) -> Sides:
+    """The side (and why) :func:`assign_sides` gives each mention of ``text``."""
+    lexicon: SplitLexicon = LEXICONS[corpus]
+    tokens = tokenize(text, lexicon)
+    mentions = find_mentions(tokens, lexicon)
+    assign_sides(tokens, mentions, lexicon)
+    return [(m.side, m.why) for m in mentions]
+
+
+def params(rows: Sequence[tuple[Any, ...]], misses: Sequence[tuple[Any, ...]] = ()) -> list[Any]:
+    """Rows ``(id, *values)`` as parameters; ``misses`` as strict xfails."""
+    miss = pytest.mark.xfail(strict=True, reason="known miss")
+    return [pytest.param(*row[1:], id=row[0]) for row in rows] + [
+        pytest.param(*row[1:], id=row[0], marks=miss) for row in misses
+    ]
+
+
+# (id, corpus, utterance, expected (side, why) per mention); side 0 is the writer's.
+
+#: The scan (sides._scan_clauses): clauses of purpose, reasons, sentence ends.
+SCAN = [
+    (
+        "purpose-claims-nothing",
+        "dond",
+        "i need the hats to cook the books",
+        [(0, "subject"), (None, "")],
+    ),
+    (
+        "reason-then-subject",
+        "casino",
+        "since you need water , i get 3 food",
+        [(1, "subject"), (0, "subject")],
+    ),
+    (
+        "sentence-end-forgets",
+        "dond",
+        "you get the hats . the books",
+        [(1, "subject"), (1, "elliptic")],
+    ),
+    (
+        "boundary-ends-negation",
+        "dond",
+        "i don't need the hats , just the ball",
+        [(1, "subject+not"), (0, "subject")],
+    ),
+]
+#: A mention takes its clause's side (sides._claim_mention).
+CLAIM = [
+    ("subject-claims", "dond", "i get the books", [(0, "subject")]),
+    ("bare-subject-claims-nothing", "casino", "i will conserve my water", [(None, "")]),
+    ("subject-with-count", "casino", "i will keep 2 water", [(0, "subject")]),
+    ("thanks-with-count", "dond", "thank you for the 2 hats", [(0, "thanks")]),
+    (
+        "thanks-without-verb",
+        "casino",
+        "thank you for the firewood, so i can keep warm",
+        [(None, "")],
+    ),
+    ("take-everything", "dond", "i'll take everything", [(0, "subject")]),
+    ("we-each-count", "dond", "we each get one ball", [(0, "both")]),
+]
+CLAIM_MISSES = [
+    ("everything-not-offered", "dond", "everything has been cancelled", [(None, "")]),
+]
+#: A pronoun names the side of what follows (sides._mark_person).
+PERSON = [
+    ("subject-you", "dond", "you can have the hats", [(1, "subject")]),
+    ("recipient", "dond", "give me the ball", [(0, "recipient")]),
+    ("benefit-before", "dond", "for me 1 book", [(0, "benefit-before")]),
+    ("from-me", "dond", "3 hats from me", [(1, "benefit-after")]),
+    ("negated-suggestion", "dond", "why don't you take the books", [(1, "subject")]),
+    ("want-me-to", "dond", "you want me to take all 3 hats", [(0, "subject")]),
+    (
+        "recipient-then-subject",
+        "dond",
+        "you give me the balls and take the rest",
+        [(0, "recipient"), (1, "subject")],
+    ),
+]
+#: Other words that set or end a clause (sides._mark_marker).
+MARKER = [
+    ("mine", "dond", "the books are mine", [(0, "benefit-after")]),
+    ("third-person", "dond", "they need the balls", [(None, "")]),
+    ("my-taking", "dond", "would my taking 2 hats work?", [(0, "subject")]),
+    ("your-group", "casino", "your group can have the food", [(1, "subject")]),
+    ("deal-for", "dond", "you said a proposal for 3 books", [(0, "elliptic")]),
+    (
+        "i-think",
+        "dond",
+        "you get the ball i think that will work: 1 book, 1 hat",
+        [(1, "subject"), (1, "elliptic"), (1, "elliptic")],
+    ),
+]
+#: Giving verbs (sides._mark_giving).
+GIVING = [
+    ("imperative-give", "dond", "give the books", [(0, "imperative+give")]),
+    ("i-give-you", "dond", "i give you the books", [(1, "recipient")]),
+    ("modal-do", "dond", "i can do 2 hats", [(0, "subject+do-take")]),
+    ("do-with", "casino", "i can do with 2 water", [(0, "subject")]),
+    ("not-give", "dond", "i can not give you the ball", [(0, "recipient+not")]),
+]
+#: Verbs of having (sides._mark_having).
+HAVING = [
+    ("imperative-take", "dond", "fine , take the hat", [(1, "imperative")]),
+    ("dropped-subject", "dond", "sorry , need the ball", [(0, "dropped-subject")]),
+    ("dont-need", "dond", "i don't need the hats", [(1, "subject+not")]),
+    (
+        "concede-and-take",
+        "dond",
+        "you give me the hats and i take the books",
+        [(0, "recipient"), (0, "subject")],
+    ),
+]
+#: The neighbours' rules after the scan (neighbours.apply_relations).
+RELATIONS = [
+    (
+        "benefit-after",
+        "dond",
+        "balls for me , everything else for you",
+        [(0, "benefit-after"), (1, "benefit-after")],
+    ),
+    ("everything-but", "dond", "i get everything but the ball", [(0, "subject"), (1, "except")]),
+    ("exchange", "casino", "how about 2 water for 3 food?", [(0, "elliptic"), (1, "exchange")]),
+    (
+        "alternatives",
+        "dond",
+        "i want the book or a hat",
+        [(None, "alternative"), (None, "alternative")],
+    ),
+    ("elliptic-list", "dond", "1 book, 1 hat", [(0, "elliptic"), (0, "elliptic")]),
+    (
+        "or-sentence",
+        "dond",
+        "i want the books . or the hats",
+        [(0, "subject"), (None, "alternative")],
+    ),
+]
+
+STEPS = SCAN + CLAIM + PERSON + MARKER + GIVING + HAVING + RELATIONS
+
+
+@pytest.mark.parametrize(("corpus", "text", "expected"), params(STEPS, CLAIM_MISSES))
+def test_sides_step(corpus: str, text: str, expected: Sides) -> None:
+    assert sides(corpus, text) == expected
