@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from actparse.corpora.splits.lexicon import SplitLexicon
+from actparse.corpora.splits.quantities import implied_quantity, look_back, written_quantity
 from actparse.corpora.splits.tokens import EXCHANGE_FOR
 from actparse.corpora.splits.words import (
     EITHER,
@@ -134,83 +135,16 @@ def _quantity(
     tokens: Sequence[str], classes: Sequence[frozenset[str]], noun: int, lexicon: SplitLexicon
 ) -> Quantity:
     """Look back from an item noun (or a noun like "items") for its quantity;
-    ``classes`` are the word classes of ``tokens``."""
-    relative = False
-    j = noun - 1
-    start = noun
-    determiner = False
-    vague = False
-    # A vague word that measures an amount ("lot", "some"), not an adjective ("extra").
-    measure = False
-    single_unit = False
-    while j >= 0:
-        word = classes[j]
-        if "determiner" in word:
-            determiner = True
-        elif "vague" in word:
-            vague = True
-            measure = measure or "item_adjective" not in word
-            relative = relative or "relative" in word
-        elif "filler" not in word:
-            break
-        if "unit" in word and not tokens[j].endswith("s"):
-            single_unit = True
-        start = j
-        j -= 1
-    if j >= 0:
-        tok = tokens[j]
-        word = classes[j]
-        value = lexicon.number(tok)
-        if tok == "to" and j == noun - 1 and _plural(tokens[noun]):
-            # "i need to hats": "two" typed as it sounds (to-for-two); "to" is never
-            # right before a bare plural item otherwise.
-            value = 2
-        if value is not None and j >= 2 and tokens[j - 1] == "/" and tokens[j - 2].isdecimal():
-            # "2/3 water": two of the three.
-            return Quantity(j - 2, "count", int(tokens[j - 2]), True, relative)
-        if (
-            value is not None
-            and j >= 3
-            and "determiner" in classes[j - 1]
-            and tokens[j - 2] == "of"
-            and lexicon.number(tokens[j - 3]) is not None
-        ):
-            # "2 of the 3 wood": two.
-            return Quantity(j - 3, "count", lexicon.number(tokens[j - 3]), True, relative)
-        if value is not None:
-            # "a lot of water": the article belongs to the vague word; "an extra food" is
-            # one (an-extra-is-one).
-            if measure and "article" in word:
-                return Quantity(start, "bare", None, False, relative)
-            # "all 3 waters", "all 2 firewood": the number counts them.
-            if j > 0 and "all" in classes[j - 1]:
-                return Quantity(j - 1, "count", value, True, relative)
-            return Quantity(j, "count", value, True, relative)
-        if "all" in word:
-            return Quantity(j, "all", None, True, relative)
-        if "rest" in word:
-            return Quantity(j, "rest-item", None, True, relative)
-        if "half" in word:
-            return Quantity(j, "half", None, True, relative)
-        if "majority" in word:
-            return Quantity(j, "majority", None, True, relative)
-    if vague:
-        return Quantity(start, "bare", None, False, relative)
+    ``classes`` are the word classes of ``tokens``. The steps are in
+    :mod:`actparse.corpora.splits.quantities`."""
+    back = look_back(tokens, classes, noun)
     plural = _plural(tokens[noun])
-    if determiner:
-        if single_unit:
-            # "the package of food" is one package.
-            return Quantity(start, "count", 1, False, relative)
-        if not plural and "demonstrative" in classes[start] and lexicon.bare_noun == "none":
-            # "i could use that food": the amount talked about, not all of it, where
-            # items are amounts (a bare noun is a preference); "that hat" names the hat.
-            return Quantity(start, "bare", None, False, relative)
-        if plural or lexicon.the_singular == "all":
-            return Quantity(start, "all", None, False, relative)
-        return Quantity(start, "count", 1, False, relative)
-    if lexicon.bare_noun == "none":
-        return Quantity(noun, "bare", None, False, relative)
-    return Quantity(noun, ("all" if plural else "count"), (None if plural else 1), False, relative)
+    found = None
+    if back.j >= 0:
+        found = written_quantity(tokens, classes, noun, back, lexicon, plural)
+    if found is None:
+        found = implied_quantity(classes, noun, back, lexicon, plural)
+    return Quantity(*found, back.relative)
 
 
 def conjoined(

@@ -164,3 +164,85 @@ STEPS = SCAN + CLAIM + PERSON + MARKER + GIVING + HAVING + RELATIONS
 @pytest.mark.parametrize(("corpus", "text", "expected"), params(STEPS, CLAIM_MISSES))
 def test_sides_step(corpus: str, text: str, expected: Sides) -> None:
     assert sides(corpus, text) == expected
+
+
+#: (kind, count, written) of each mention of a message, left to right.
+Kinds = list[tuple[str, int | None, bool]]
+
+
+def kinds(corpus: str, text: str, context_item: int | None = None) -> Kinds:
+    """The kind, count and whether written of each mention :func:`find_mentions` finds."""
+    lexicon: SplitLexicon = LEXICONS[corpus]
+    mentions = find_mentions(tokenize(text, lexicon), lexicon, context_item)
+    return [(m.kind, m.count, m.explicit) for m in mentions]
+
+
+# (id, corpus, utterance, expected (kind, count, written) per mention).
+
+#: The word before an item noun writes its quantity (quantities.written_quantity).
+WRITTEN = [
+    ("to-for-two", "dond", "i need to hats", [("count", 2, True)]),
+    ("slash-count", "casino", "2/3 water", [("count", 2, True)]),
+    ("n-of-the-m", "casino", "2 of the 3 wood", [("count", 2, True)]),
+    ("a-lot-of", "casino", "a lot of water", [("bare", None, False)]),
+    ("an-extra-is-one", "casino", "an extra food", [("count", 1, True)]),
+    ("all-n", "dond", "all 3 hats", [("count", 3, True)]),
+    ("half", "dond", "half the books", [("half", None, True)]),
+    ("majority", "casino", "the majority of the water", [("majority", None, True)]),
+]
+#: No word writes it (quantities.implied_quantity).
+IMPLIED_QUANTITY = [
+    ("single-unit", "casino", "the package of food", [("count", 1, False)]),
+    ("that-amount", "casino", "i could use that food", [("bare", None, False)]),
+    ("the-singular", "dond", "the hat", [("all", None, False)]),
+    ("bare-plural", "dond", "hats", [("all", None, False)]),
+    ("bare-amount", "casino", "water", [("bare", None, False)]),
+]
+#: An item noun heads a mention (mentions._noun_mention).
+NOUN = [
+    ("other-items", "dond", "all the other items", [("rest", None, True)]),
+    ("unit-after", "casino", "2 firewood packages", [("count", 2, True)]),
+    ("compound", "casino", "water bottles", []),
+    ("count-after", "casino", "water: 2", [("count", 2, True)]),
+    ("comparative", "casino", "you need the water more", [("bare", None, False)]),
+    ("relative", "casino", "1 more food", [("count", 1, True)]),
+]
+#: Phrases about every item (mentions._whole_mention).
+WHOLE = [
+    ("the-rest", "dond", "you get the rest", [("rest", None, True)]),
+    ("rest-of-the-deal", "dond", "the rest of the deal", []),
+    ("pack-of-everything", "casino", "1 pack of everything", [("each-item", 1, True)]),
+    ("everything", "dond", "you get everything", [("every", None, True)]),
+    (
+        "everything-after-items",
+        "dond",
+        "i want the books and everything",
+        [("all", None, False), ("rest", None, True)],
+    ),
+    ("one-of-each", "dond", "one of each", [("each-item", 1, True)]),
+]
+#: A number with no noun (mentions._implied_mention), the item talked about last water.
+IMPLIED = [
+    ("of-those", "casino", "i am ok with you getting 2 of those", [("count", 2, True)]),
+    ("units", "casino", "i can do with 2 packages", [("count", 2, True)]),
+    (
+        "you-can-have-n",
+        "dond",
+        "can i have 1 book and you can have 2 ?",
+        [("count", 1, True), ("count", 2, True)],
+    ),
+    ("n-for-you", "casino", "2 water for me , 1 for you", [("count", 2, True), ("count", 1, True)]),
+    ("no-verb-before", "casino", "it is 2 .", []),
+]
+
+
+@pytest.mark.parametrize(
+    ("corpus", "text", "expected"), params(WRITTEN + IMPLIED_QUANTITY + NOUN + WHOLE)
+)
+def test_mentions_step(corpus: str, text: str, expected: Kinds) -> None:
+    assert kinds(corpus, text) == expected
+
+
+@pytest.mark.parametrize(("corpus", "text", "expected"), params(IMPLIED))
+def test_implied_count(corpus: str, text: str, expected: Kinds) -> None:
+    assert kinds(corpus, text, context_item=1) == expected
