@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from actparse.corpora.splits.claims import parse_split
 from actparse.corpora.splits.lexicon import SplitLexicon, load_split_lexicon
 from actparse.corpora.splits.mentions import find_mentions
 from actparse.corpora.splits.sides import assign_sides
@@ -246,3 +247,80 @@ def test_mentions_step(corpus: str, text: str, expected: Kinds) -> None:
 @pytest.mark.parametrize(("corpus", "text", "expected"), params(IMPLIED))
 def test_implied_count(corpus: str, text: str, expected: Kinds) -> None:
     assert kinds(corpus, text, context_item=1) == expected
+
+
+# (id, corpus, utterance, item totals, expected (counts per side, side of "the rest")).
+
+#: The steps of claims.resolve_claims: halves, every item, one item's count, the rest of
+#: an item.
+CLAIMS = [
+    (
+        "half-even",
+        "casino",
+        "half the water",
+        (3, 2, 3),
+        ([[None, 1, None], [None, 1, None]], None),
+    ),
+    ("half-odd", "casino", "half the water", (3, 3, 3), ([[None] * 3, [None] * 3], None)),
+    (
+        "negated-all",
+        "dond",
+        "i can't have all the balls",
+        (1, 1, 2),
+        ([[None] * 3, [None] * 3], None),
+    ),
+    ("the-rest", "dond", "you get the rest", (1, 1, 2), ([[None] * 3, [None] * 3], 1)),
+    ("everything", "dond", "i get everything", (1, 1, 2), ([[1, 1, 2], [None] * 3], None)),
+    ("one-of-each", "dond", "one of each for me", (1, 1, 2), ([[1, 1, 1], [None] * 3], None)),
+    (
+        "both-one-of-each",
+        "dond",
+        "we both get one of everything",
+        (2, 2, 2),
+        ([[1, 1, 1], [1, 1, 1]], None),
+    ),
+    (
+        "the-after-a-count-is-the-rest",
+        "dond",
+        "you can have one book and the balls and i take the book and the hat",
+        (3, 1, 2),
+        ([[2, 1, None], [1, None, 2]], None),
+    ),
+    (
+        "majority",
+        "casino",
+        "i want the majority of the water",
+        (3, 3, 3),
+        ([[None, 2, None], [None] * 3], None),
+    ),
+    (
+        "implied-over-total",
+        "dond",
+        "someone gets 5 and someone gets 4",
+        (3, 1, 2),
+        ([[None] * 3, [None] * 3], None),
+    ),
+    ("each-not-half", "dond", "we each get a ball", (1, 1, 3), ([[None] * 3, [None] * 3], None)),
+    (
+        "later-claim-wins",
+        "dond",
+        "i get 2 books . you get 2 books",
+        (3, 1, 2),
+        ([[None] * 3, [2, None, None]], None),
+    ),
+    (
+        "rest-of-item",
+        "dond",
+        "you get 1 book and i get the rest of the books",
+        (3, 1, 2),
+        ([[2, None, None], [1, None, None]], None),
+    ),
+]
+
+
+@pytest.mark.parametrize(("corpus", "text", "totals", "expected"), params(CLAIMS))
+def test_claims_step(
+    corpus: str, text: str, totals: tuple[int, ...], expected: tuple[list[Any], int | None]
+) -> None:
+    claims = parse_split(text, LEXICONS[corpus], totals).claims
+    assert (claims.counts, claims.rest) == expected
