@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
-from actparse.corpora.splits.claims import parse_split
+from actparse.corpora.splits.claims import complete_split, parse_split
 from actparse.corpora.splits.lexicon import SplitLexicon, load_split_lexicon
 from actparse.corpora.splits.mentions import find_mentions
 from actparse.corpora.splits.sides import assign_sides
 from actparse.corpora.splits.tokens import tokenize
+from actparse.models import ItemSplit
 
 LEXICONS = {"dond": load_split_lexicon("dealornodeal"), "casino": load_split_lexicon("casino")}
 #: (side, why) of each mention of a message, left to right.
@@ -324,3 +325,53 @@ def test_claims_step(
 ) -> None:
     claims = parse_split(text, LEXICONS[corpus], totals).claims
     assert (claims.counts, claims.rest) == expected
+
+
+# (id, utterance, Deal or No Deal totals, the deal on the table or None, expected split).
+Counts = tuple[tuple[int | None, ...], tuple[int | None, ...]]
+
+#: The steps of claims.complete_split: following the table, "the rest" from the table,
+#: remainders per item, open items.
+COMPLETE = [
+    (
+        "relative-adds",
+        "i want 1 more book",
+        (3, 1, 2),
+        ((1, 0, 1), (2, 1, 1)),
+        ((2, 0, 1), (1, 1, 1)),
+    ),
+    (
+        "the-singular-follows-the-table",
+        "i'll take both balls and the hat",
+        (1, 2, 2),
+        ((0, 1, 0), (1, 1, 2)),
+        ((0, 1, 2), (1, 1, 0)),
+    ),
+    (
+        "rest-keeps-the-table",
+        "ok, if i get everything else",
+        (3, 1, 2),
+        ((0, 0, 0), (3, 0, 0)),
+        ((0, 1, 2), (3, 0, 0)),
+    ),
+    (
+        "remainder-and-rest",
+        "i get the books , you get the rest",
+        (3, 1, 2),
+        None,
+        ((3, 0, 0), (0, 1, 2)),
+    ),
+    ("open-items-opposite", "i'd like 3 books", (3, 1, 2), None, ((3, 0, 0), (0, 1, 2))),
+]
+
+
+@pytest.mark.parametrize(("text", "totals", "running", "expected"), params(COMPLETE))
+def test_complete_step(
+    text: str, totals: tuple[int, ...], running: Counts | None, expected: Counts
+) -> None:
+    lexicon = LEXICONS["dond"]
+    parsed = parse_split(text, lexicon, totals)
+    table = ItemSplit(lexicon.items, running) if running is not None else None
+    unnamed = parsed.completion(lexicon.unnamed, len(totals), totals)
+    split = complete_split(parsed.claims, 0, totals, lexicon.items, unnamed, table)
+    assert split.counts == expected
