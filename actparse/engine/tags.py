@@ -102,6 +102,15 @@ _Entry = tuple[
 _Needs = tuple[tuple[str, ...], ...]
 
 
+def _groups(rules: Sequence[Rule]) -> dict[tuple[str, tuple[str, ...], bool], list[Rule]]:
+    """The rules of a tag that share an ``unless`` (most share none) match as one."""
+    groups: dict[tuple[str, tuple[str, ...], bool], list[Rule]] = {}
+    for rule in rules:
+        key = (rule.tag, rule.unless, rule.ignore_case if rule.unless else False)
+        groups.setdefault(key, []).append(rule)
+    return groups
+
+
 class RuleSet:
     """Rules grouped by the tag they set; a tag holds when any of its rules matches."""
 
@@ -111,11 +120,7 @@ class RuleSet:
         for rule in self.rules:
             by_tag.setdefault(rule.tag, []).append(rule)
         self.by_tag: dict[str, tuple[Rule, ...]] = {k: tuple(v) for k, v in by_tag.items()}
-        # The rules of a tag that share an ``unless`` (most share none) match as one.
-        groups: dict[tuple[str, tuple[str, ...], bool], list[Rule]] = {}
-        for rule in self.rules:
-            key = (rule.tag, rule.unless, rule.ignore_case if rule.unless else False)
-            groups.setdefault(key, []).append(rule)
+        groups = _groups(self.rules)
         unlesses = list(dict.fromkeys((u, case) for _, u, case in groups if u))
         # Word -> tags indexes, so one message's token rules cost a few set operations.
         self._by_first: dict[str, set[str]] = {}
@@ -172,6 +177,16 @@ class RuleSet:
             m = TagMatcher([Rule("unless", "", "text-search", unless, ignore_case=ignore_case)])
             add("", m, -1)
             self._unless.append((((1 << len(entries)) - 1) ^ ((1 << first) - 1), m))
+        self._index_entries(entries, filed, exact)
+        #: The entries of each tuple of wanted tags asked for (a caller asks for a few).
+        self._wanted_bits: dict[tuple[str, ...], int] = {}
+        self._unguarded = tuple(unguarded)
+
+    def _index_entries(
+        self, entries: list[_Entry], filed: list[tuple[_Needs, bool]], exact: set[int]
+    ) -> None:
+        """File the entries in one need index; an exact entry the index proves needs no
+        search; each tag knows the bits of its entries."""
         self._entries = tuple(entries)
         self._index = NeedIndex(filed) if entries else None
         #: Entries that match wherever the index proves their needs (words between
@@ -185,9 +200,6 @@ class RuleSet:
         for k, entry in enumerate(entries):
             if entry[0]:
                 self._tag_bits[entry[0]] = self._tag_bits.get(entry[0], 0) | (1 << k)
-        #: The entries of each tuple of wanted tags asked for (a caller asks for a few).
-        self._wanted_bits: dict[tuple[str, ...], int] = {}
-        self._unguarded = tuple(unguarded)
 
     def has(self, tag: str, tokens: Sequence[str], text: str) -> bool:
         """Whether ``tag`` holds for the message (:meth:`tags` of that one tag: asking for

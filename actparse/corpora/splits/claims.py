@@ -53,10 +53,7 @@ def resolve_claims(mentions: Sequence[Mention], totals: Sequence[int]) -> Claims
     written: set[tuple[int, int]] = set()
     for m in mentions:
         if m.kind == "half" and m.item is not None:
-            # Halves need no side; an odd count cannot be halved and says nothing.
-            total = totals[m.item]
-            if total % 2 == 0:
-                claims.counts[SELF][m.item] = claims.counts[OTHER][m.item] = total // 2
+            _claim_half(claims, m.item, totals)
             continue
         if m.side is None:
             continue
@@ -65,90 +62,147 @@ def resolve_claims(mentions: Sequence[Mention], totals: Sequence[int]) -> Claims
             # "you can't have all the balls", "i don't need 3 food" do not say how many
             # ("i don't need the books" does: the reader gets them).
             continue
-        if m.kind == "rest":
-            claims.rest = side
-            claims.named_sides.add(side)
-            continue
-        if m.kind == "every":
-            for item in range(n):
-                claims.counts[side][item] = totals[item]
-                claims.counts[side ^ 1][item] = None
-            claims.named_sides.add(side)
-            continue
-        if m.kind == "each-item":
-            # "one of each" fills what the message has not given this side already.
-            each = m.count or 0
-            for item in range(n):
-                if m.both and 2 * each != totals[item]:
-                    continue  # "we both get one of everything": at least one, no more said
-                if claims.counts[side][item] is None:
-                    claims.counts[side][item] = min(each, totals[item])
-                    written.add((side, item))
-                if m.both and claims.counts[side ^ 1][item] is None:
-                    claims.counts[side ^ 1][item] = each
-            claims.named_sides.add(side)
+        if _claim_every_item(claims, m, side, totals, written):
             continue
         if m.item is None:
             continue
-        total = totals[m.item]
         if m.kind == "rest-item":
             rest_items.append((side, m.item))
             claims.named_sides.add(side)
             continue
-        count: int
-        if m.kind == "all":
-            count = total
-            given = claims.counts[side ^ 1][m.item]
-            if (
-                not m.explicit
-                and given is not None
-                and 0 < given < total
-                and (side ^ 1, m.item) in written
-            ):
-                # the-after-a-count-is-the-rest: "you can have one book and the balls and
-                # i take the book and the hat", "if i can have one of each you can have
-                # the hat and balls": what the written count leaves.
-                count = total - given
-        elif m.kind == "majority":
-            # "the majority of the water": more than half.
-            count = total // 2 + 1
-        elif m.kind == "count" and m.count is not None:
-            if m.implied and m.count > total:
-                # "someone gets 5 and someone gets 4": not a count of the item.
-                continue
-            count = min(m.count, total)
-        else:
-            continue
-        claims.counts[side][m.item] = count
+        count = _item_count(claims, m, side, m.item, totals[m.item], written)
+        if count is not None:
+            _record_count(claims, m, side, m.item, count, totals[m.item], written)
+    _fill_rest_items(claims, rest_items, totals)
+    return claims
+
+
+def _claim_half(claims: Claims, item: int, totals: Sequence[int]) -> None:
+    """Half of the item goes to each side, whichever side the mention is on."""
+    # Halves need no side; an odd count cannot be halved and says nothing.
+    total = totals[item]
+    if total % 2 == 0:
+        claims.counts[SELF][item] = claims.counts[OTHER][item] = total // 2
+
+
+def _claim_every_item(
+    claims: Claims,
+    m: Mention,
+    side: int,
+    totals: Sequence[int],
+    written: set[tuple[int, int]],
+) -> bool:
+    """A mention of every item: "the rest" is the side's remainder; "everything" gives
+    the side all of each item; "one of each" fills what the message has not given the
+    side already (and the other side too, "we both get one of everything", when the
+    two counts make the total). Whether ``m`` was one."""
+    n = len(totals)
+    if m.kind == "rest":
+        claims.rest = side
         claims.named_sides.add(side)
-        if m.kind == "count" and m.explicit and not m.article:
-            written.add((side, m.item))
+        return True
+    if m.kind == "every":
+        for item in range(n):
+            claims.counts[side][item] = totals[item]
+            claims.counts[side ^ 1][item] = None
+        claims.named_sides.add(side)
+        return True
+    if m.kind == "each-item":
+        # "one of each" fills what the message has not given this side already.
+        each = m.count or 0
+        for item in range(n):
+            if m.both and 2 * each != totals[item]:
+                continue  # "we both get one of everything": at least one, no more said
+            if claims.counts[side][item] is None:
+                claims.counts[side][item] = min(each, totals[item])
+                written.add((side, item))
+            if m.both and claims.counts[side ^ 1][item] is None:
+                claims.counts[side ^ 1][item] = each
+        claims.named_sides.add(side)
+        return True
+    return False
+
+
+def _item_count(
+    claims: Claims, m: Mention, side: int, item: int, total: int, written: set[tuple[int, int]]
+) -> int | None:
+    """The count a mention of one item claims: "all" is the total, or what a written
+    count for the other side leaves; "the majority" more than half; a count no more
+    than the total (an implied one over it is not a count). ``None``: no count."""
+    count: int
+    if m.kind == "all":
+        count = total
+        given = claims.counts[side ^ 1][item]
+        if (
+            not m.explicit
+            and given is not None
+            and 0 < given < total
+            and (side ^ 1, item) in written
+        ):
+            # the-after-a-count-is-the-rest: "you can have one book and the balls and
+            # i take the book and the hat", "if i can have one of each you can have
+            # the hat and balls": what the written count leaves.
+            count = total - given
+    elif m.kind == "majority":
+        # "the majority of the water": more than half.
+        count = total // 2 + 1
+    elif m.kind == "count" and m.count is not None:
+        if m.implied and m.count > total:
+            # "someone gets 5 and someone gets 4": not a count of the item.
+            return None
+        count = min(m.count, total)
+    else:
+        return None
+    return count
+
+
+def _record_count(
+    claims: Claims,
+    m: Mention,
+    side: int,
+    item: int,
+    count: int,
+    total: int,
+    written: set[tuple[int, int]],
+) -> None:
+    """The side gets ``count`` of the item, noted as written, relative or singular; both
+    sides get it when the two make the total ("we each get a water" of three says no
+    more than "at least one"); a later claim wins over an earlier one it contradicts."""
+    claims.counts[side][item] = count
+    claims.named_sides.add(side)
+    if m.kind == "count" and m.explicit and not m.article:
+        written.add((side, item))
+    else:
+        written.discard((side, item))
+    if m.relative:
+        claims.relative.add((side, item))
+    else:
+        claims.relative.discard((side, item))
+    if m.singular:
+        claims.singular.add((side, item))
+    else:
+        claims.singular.discard((side, item))
+    other = claims.counts[side ^ 1][item]
+    if m.both:
+        if 2 * count == total:
+            claims.counts[side ^ 1][item] = count
         else:
-            written.discard((side, m.item))
-        if m.relative:
-            claims.relative.add((side, m.item))
-        else:
-            claims.relative.discard((side, m.item))
-        if m.singular:
-            claims.singular.add((side, m.item))
-        else:
-            claims.singular.discard((side, m.item))
-        other = claims.counts[side ^ 1][m.item]
-        if m.both:
-            if 2 * count == total:
-                claims.counts[side ^ 1][m.item] = count
-            else:
-                # "we each get a water" of three says no more than "at least one".
-                claims.counts[side][m.item] = None
-                continue
-        elif other is not None and other + count != total:
-            # The later claim wins over an earlier one it contradicts.
-            claims.counts[side ^ 1][m.item] = None
+            # "we each get a water" of three says no more than "at least one".
+            claims.counts[side][item] = None
+    elif other is not None and other + count != total:
+        # The later claim wins over an earlier one it contradicts.
+        claims.counts[side ^ 1][item] = None
+
+
+def _fill_rest_items(
+    claims: Claims, rest_items: list[tuple[int, int]], totals: Sequence[int]
+) -> None:
+    """ "The rest of the water": what the other side does not get of the item, all of it
+    if the message gave the other side none."""
     for side, item in rest_items:
         if claims.counts[side][item] is None:
             taken = claims.counts[side ^ 1][item]
             claims.counts[side][item] = totals[item] - taken if taken is not None else totals[item]
-    return claims
 
 
 @dataclass(frozen=True)
@@ -304,36 +358,71 @@ def complete_split(
     one the message named (``unnamed="opposite"``, when it named one side only) or keep
     their counts in the running deal (``unnamed="running"``); anything left is ``None``.
     """
-    n = len(totals)
     mine: list[int | None] = list(claims.counts[SELF])
     theirs: list[int | None] = list(claims.counts[OTHER])
     prior: tuple[tuple[int | None, ...], tuple[int | None, ...]] | None = None
     if running is not None:
         prior = (running.counts[writer], running.counts[writer ^ 1])
     if prior is not None:
-        for side, item in claims.relative:
-            shares = (mine, theirs)
-            had = prior[side][item]
-            added = shares[side][item]
-            if had is not None and added is not None:
-                shares[side][item] = min(had + added, totals[item])
-                (theirs if side == SELF else mine)[item] = None
-        for side, item in claims.singular:
-            # the-singular-follows-the-table: "i'll take both balls and the hat" when the
-            # table gives the writer one of two hats is that one hat.
-            had = prior[side][item]
-            shares = (mine, theirs)
-            other = shares[side ^ 1][item]
-            if had is not None and 0 < had < totals[item] and other in (None, totals[item] - had):
-                shares[side][item], shares[side ^ 1][item] = had, totals[item] - had
+        _follow_running(claims, prior, mine, theirs, totals)
     if claims.rest is not None:
-        keeper = claims.rest ^ 1
+        _rest_from_running(claims.rest, prior, mine, theirs, len(totals))
+    _complete_items(claims, mine, theirs, totals)
+    _place_open_items(claims, unnamed, prior, mine, theirs, totals)
+    counts = (tuple(mine), tuple(theirs)) if writer == 0 else (tuple(theirs), tuple(mine))
+    return ItemSplit(items=tuple(items), counts=counts)
+
+
+#: The writer's and the reader's counts in the deal on the table.
+_Prior = tuple[tuple[int | None, ...], tuple[int | None, ...]]
+
+
+def _follow_running(
+    claims: Claims,
+    prior: _Prior,
+    mine: list[int | None],
+    theirs: list[int | None],
+    totals: Sequence[int],
+) -> None:
+    """A relative count adds to what the side has on the table ("1 more food"); a
+    singular noun with no count keeps the side's share of the table."""
+    for side, item in claims.relative:
         shares = (mine, theirs)
-        if prior is not None and all(c is None for c in shares[keeper]):
-            for item in range(n):
-                if shares[claims.rest][item] is None and prior[keeper][item] is not None:
-                    shares[keeper][item] = prior[keeper][item]
-    for item in range(n):
+        had = prior[side][item]
+        added = shares[side][item]
+        if had is not None and added is not None:
+            shares[side][item] = min(had + added, totals[item])
+            (theirs if side == SELF else mine)[item] = None
+    for side, item in claims.singular:
+        # the-singular-follows-the-table: "i'll take both balls and the hat" when the
+        # table gives the writer one of two hats is that one hat.
+        had = prior[side][item]
+        shares = (mine, theirs)
+        other = shares[side ^ 1][item]
+        if had is not None and 0 < had < totals[item] and other in (None, totals[item] - had):
+            shares[side][item], shares[side ^ 1][item] = had, totals[item] - had
+
+
+def _rest_from_running(
+    rest: int, prior: _Prior | None, mine: list[int | None], theirs: list[int | None], n: int
+) -> None:
+    """When the message names nothing for the side opposite "the rest", that side keeps
+    its share of the table ("ok, if i get everything else"). ``rest``: the side of "the
+    rest"; ``n``: how many items."""
+    keeper = rest ^ 1
+    shares = (mine, theirs)
+    if prior is not None and all(c is None for c in shares[keeper]):
+        for item in range(n):
+            if shares[rest][item] is None and prior[keeper][item] is not None:
+                shares[keeper][item] = prior[keeper][item]
+
+
+def _complete_items(
+    claims: Claims, mine: list[int | None], theirs: list[int | None], totals: Sequence[int]
+) -> None:
+    """Per item, a named share gives the other side the remainder; an item neither side
+    has goes whole to the side of "the rest"."""
+    for item in range(len(totals)):
         total = totals[item]
         a, b = mine[item], theirs[item]
         if a is not None and b is None:
@@ -345,6 +434,20 @@ def complete_split(
                 mine[item], theirs[item] = total, 0
             else:
                 mine[item], theirs[item] = 0, total
+
+
+def _place_open_items(
+    claims: Claims,
+    unnamed: str,
+    prior: _Prior | None,
+    mine: list[int | None],
+    theirs: list[int | None],
+    totals: Sequence[int],
+) -> None:
+    """Items still open go to the side opposite the one the message named (``unnamed``
+    "opposite"), or else keep their counts on the table; where the message named one
+    side only, what is still unplaced goes opposite it."""
+    n = len(totals)
     open_items = [i for i in range(n) if mine[i] is None]
     if open_items and unnamed == "opposite" and len(claims.named_sides) == 1:
         (named,) = claims.named_sides
@@ -366,5 +469,3 @@ def complete_split(
                     mine[item], theirs[item] = 0, totals[item]
                 else:
                     mine[item], theirs[item] = totals[item], 0
-    counts = (tuple(mine), tuple(theirs)) if writer == 0 else (tuple(theirs), tuple(mine))
-    return ItemSplit(items=tuple(items), counts=counts)

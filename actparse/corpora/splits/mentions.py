@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from actparse.corpora.splits.lexicon import SplitLexicon
+from actparse.corpora.splits.quantities import implied_quantity, look_back, written_quantity
 from actparse.corpora.splits.tokens import EXCHANGE_FOR
 from actparse.corpora.splits.words import (
     EITHER,
@@ -134,83 +135,16 @@ def _quantity(
     tokens: Sequence[str], classes: Sequence[frozenset[str]], noun: int, lexicon: SplitLexicon
 ) -> Quantity:
     """Look back from an item noun (or a noun like "items") for its quantity;
-    ``classes`` are the word classes of ``tokens``."""
-    relative = False
-    j = noun - 1
-    start = noun
-    determiner = False
-    vague = False
-    # A vague word that measures an amount ("lot", "some"), not an adjective ("extra").
-    measure = False
-    single_unit = False
-    while j >= 0:
-        word = classes[j]
-        if "determiner" in word:
-            determiner = True
-        elif "vague" in word:
-            vague = True
-            measure = measure or "item_adjective" not in word
-            relative = relative or "relative" in word
-        elif "filler" not in word:
-            break
-        if "unit" in word and not tokens[j].endswith("s"):
-            single_unit = True
-        start = j
-        j -= 1
-    if j >= 0:
-        tok = tokens[j]
-        word = classes[j]
-        value = lexicon.number(tok)
-        if tok == "to" and j == noun - 1 and _plural(tokens[noun]):
-            # "i need to hats": "two" typed as it sounds (to-for-two); "to" is never
-            # right before a bare plural item otherwise.
-            value = 2
-        if value is not None and j >= 2 and tokens[j - 1] == "/" and tokens[j - 2].isdecimal():
-            # "2/3 water": two of the three.
-            return Quantity(j - 2, "count", int(tokens[j - 2]), True, relative)
-        if (
-            value is not None
-            and j >= 3
-            and "determiner" in classes[j - 1]
-            and tokens[j - 2] == "of"
-            and lexicon.number(tokens[j - 3]) is not None
-        ):
-            # "2 of the 3 wood": two.
-            return Quantity(j - 3, "count", lexicon.number(tokens[j - 3]), True, relative)
-        if value is not None:
-            # "a lot of water": the article belongs to the vague word; "an extra food" is
-            # one (an-extra-is-one).
-            if measure and "article" in word:
-                return Quantity(start, "bare", None, False, relative)
-            # "all 3 waters", "all 2 firewood": the number counts them.
-            if j > 0 and "all" in classes[j - 1]:
-                return Quantity(j - 1, "count", value, True, relative)
-            return Quantity(j, "count", value, True, relative)
-        if "all" in word:
-            return Quantity(j, "all", None, True, relative)
-        if "rest" in word:
-            return Quantity(j, "rest-item", None, True, relative)
-        if "half" in word:
-            return Quantity(j, "half", None, True, relative)
-        if "majority" in word:
-            return Quantity(j, "majority", None, True, relative)
-    if vague:
-        return Quantity(start, "bare", None, False, relative)
+    ``classes`` are the word classes of ``tokens``. The steps are in
+    :mod:`actparse.corpora.splits.quantities`."""
+    back = look_back(tokens, classes, noun)
     plural = _plural(tokens[noun])
-    if determiner:
-        if single_unit:
-            # "the package of food" is one package.
-            return Quantity(start, "count", 1, False, relative)
-        if not plural and "demonstrative" in classes[start] and lexicon.bare_noun == "none":
-            # "i could use that food": the amount talked about, not all of it, where
-            # items are amounts (a bare noun is a preference); "that hat" names the hat.
-            return Quantity(start, "bare", None, False, relative)
-        if plural or lexicon.the_singular == "all":
-            return Quantity(start, "all", None, False, relative)
-        return Quantity(start, "count", 1, False, relative)
-    if lexicon.bare_noun == "none":
-        return Quantity(noun, "bare", None, False, relative)
-    return Quantity(noun, ("all" if plural else "count"), (None if plural else 1), False, relative)
+    found = None
+    if back.j >= 0:
+        found = written_quantity(tokens, classes, noun, back, lexicon, plural)
+    if found is None:
+        found = implied_quantity(classes, noun, back, lexicon, plural)
+    return Quantity(*found, back.relative)
 
 
 def conjoined(
@@ -221,6 +155,17 @@ def conjoined(
     return lexicon.words["conjunction"].issuperset(gap)
 
 
+@dataclass(slots=True)
+class _Found:
+    """The mentions of a message found so far, and the tokens inside them."""
+
+    mentions: list[Mention]
+    #: Tokens inside a mention: the second pass does not read them again.
+    consumed: set[int]
+    #: An "everything" that may be the complement of named items.
+    saw_every: bool = False
+
+
 def find_mentions(
     tokens: Sequence[str], lexicon: SplitLexicon, context_item: int | None = None
 ) -> list[Mention]:
@@ -229,62 +174,21 @@ def find_mentions(
     ``context_item`` is the item the dialogue talked about last: a number with no noun
     ("i can take 1 and you 2") counts it when the message names no item before.
     """
-    mentions: list[Mention] = []
-    consumed: set[int] = set()
+    found = _Found([], set())
+    mentions, consumed = found.mentions, found.consumed
     classes = message_classes(tokens, lexicon)
-    n = len(tokens)
     item_words = lexicon.item_words
     # First pass: item nouns and nouns like "items", found in one sweep (most tokens are
     # neither).
     pass_words = per_lexicon(lexicon, _pass_words)
     for i in [i for i, tok in enumerate(tokens) if tok in pass_words.nouns]:
-        tok = tokens[i]
-        item = item_words.get(tok)
-        if item is None:
-            start, kind, _, _, _ = _quantity(tokens, classes, i, lexicon)
-            if kind == "rest-item" and not any(
-                "vague" in word for word in classes[max(start - 2, 0) : i]
-            ):
-                # "all 4 other items"
-                mentions.append(Mention(start, i, None, "rest", explicit=True))
-                consumed.update(range(start, i + 1))
-            continue
-        start, kind, count, explicit, relative = _quantity(tokens, classes, i, lexicon)
-        if tok in lexicon.weak_words and (
-            lexicon.number(tokens[start]) is None or "article" in classes[start]
-        ):
-            continue
-        following = classes[i + 1]  # the word classes of the token after the noun
-        end = i
-        if "unit" in following and kind == "count" and start == i - 1:
-            # "2 firewood packages", "1 water bottle": the unit belongs to the mention.
-            end = i + 1
-        elif "compound_head" in following:
-            # "water bottles", "food supply": another noun, not the item.
-            continue
-        if kind in ("bare", "all") and not explicit:
-            after = _count_after(tokens, i, lexicon)
-            if after is not None:
-                # "water: 2", "food - 1"
-                kind, count, explicit = "count", after, True
-        if "comparative" in following and not explicit:
-            # "you need the water more": a preference, not a claim.
-            kind, count = "bare", None
-        mention = Mention(start, end, item, kind, count, explicit)
-        # Only count nouns: where items are mass nouns ("the water") "the" is all of it.
-        mention.singular = (
-            lexicon.bare_noun == "count" and kind == "all" and not explicit and not _plural(tok)
-        )
-        mention.article = "article" in classes[start]
-        # "1 more food", "another water": added to what the side had.
-        mention.relative = kind == "count" and (relative or "relative" in classes[start])
-        mentions.append(mention)
-        consumed.update(range(start, end + 1))
+        mention = _noun_mention(tokens, classes, i, lexicon)
+        if mention is not None:
+            mentions.append(mention)
+            consumed.update(range(mention.start, mention.end + 1))
     # Second pass: the tokens it can act on (item words, for the item talked about last;
     # numbers; "the rest", "everything", "each"), again found in one sweep.
-    numbers = lexicon.numbers
     second_pass_words = pass_words.second
-    saw_every = False
     last_item = context_item
     for i in [i for i, tok in enumerate(tokens) if tok in second_pass_words or tok.isdecimal()]:
         tok = tokens[i]
@@ -293,80 +197,155 @@ def find_mentions(
             if item is not None:
                 last_item = item
             continue
-        word = classes[i]
-        # A number that may stand for the item talked about last (asked by three rules).
-        bare_number = (
-            last_item is not None
-            and (tok.isdecimal() or tok in numbers)
-            and _standalone_number(tok, lexicon)
-        )
-        nxt = tokens[i + 1] if i + 1 < n else "."
-        if "rest" in word and "rest_alone" in word:
-            if not _rest_of_something_else(tokens, i, lexicon):
-                mentions.append(Mention(i, i, None, "rest", explicit=True))
-        elif "everything" in word:
-            start, kind, count, _, _ = _quantity(tokens, classes, i, lexicon)
-            if kind == "count" and count is not None and start < i:
-                # "1 pack of everything": n of every item.
-                mentions.append(Mention(start, i, None, "each-item", count, True))
-            else:
-                mentions.append(Mention(i, i, None, "every", explicit=True))
-                saw_every = True
-        elif "each" in word and i > 0:
-            j = i - 1
-            if tokens[j] == "of" and j > 0:
-                j -= 1
-                while j > 0 and "filler" in classes[j]:
-                    j -= 1  # "two thirds of each", "1 pack of each"
-                value = lexicon.number(tokens[j])
-                if value is not None and j not in consumed:
-                    # "one of each": n of every item.
-                    mentions.append(Mention(j, i, None, "each-item", value, True))
-                    consumed.update(range(j, i + 1))
-        elif bare_number and nxt == "of" and i + 2 < n and lexicon.has("anaphor", tokens[i + 2]):
-            # "i am ok with you getting 2 of those": the item talked about last.
-            mention = Mention(i, i + 2, last_item, "count", lexicon.number(tok), True)
-            mention.implied = True
-            mentions.append(mention)
-            consumed.update(range(i, i + 3))
-        elif bare_number and lexicon.has("unit", nxt) and (i + 2 >= n or tokens[i + 2] != "of"):
-            # "i can do with 2 packages": units of the item talked about last.
-            mention = Mention(i, i + 1, last_item, "count", lexicon.number(tok), True)
-            mention.implied = True
-            mentions.append(mention)
-            consumed.update((i, i + 1))
-        elif (
-            bare_number
-            and i > 0
-            and (
-                (
-                    _takes_a_count(tokens, i, lexicon)
-                    and (
-                        lexicon.has("boundary", nxt)
-                        or lexicon.has("each", nxt)
-                        or lexicon.has("clause_start", nxt)
-                        or person(nxt, lexicon, subject=True) is not None
-                        or nxt in ("for", EXCHANGE_FOR)
-                    )
-                )
-                # "2 water for me, 1 for you"
-                or (lexicon.has("benefit", nxt) and _is_pronoun(tokens, i + 2, lexicon))
-            )
-        ):
-            # "can i have 1 book and you can have 2?": a number with no noun counts the
-            # item named last in the sentence.
-            mention = Mention(i, i, last_item, "count", lexicon.number(tok), True)
-            mention.implied = True
-            mentions.append(mention)
-            consumed.add(i)
+        if not _whole_mention(found, tokens, classes, i, lexicon):
+            _implied_mention(found, tokens, i, lexicon, last_item)
     mentions.sort(key=_start)
     # "everything" next to named items is their complement ("you get everything").
-    if saw_every and any(m.item is not None for m in mentions):
+    if found.saw_every and any(m.item is not None for m in mentions):
         for m in mentions:
             if m.kind == "every":
                 m.kind = "rest"
     _spread_quantities(tokens, mentions, lexicon)
     return mentions
+
+
+def _noun_mention(
+    tokens: Sequence[str], classes: Sequence[frozenset[str]], i: int, lexicon: SplitLexicon
+) -> Mention | None:
+    """The mention an item noun at ``i`` heads, with its quantity, unless it is a weak
+    word with no number, or the first noun of a compound ("water bottles"); a noun like
+    "items" heads one only as "all the other items"."""
+    tok = tokens[i]
+    item = lexicon.item_words.get(tok)
+    if item is None:
+        start, kind, _, _, _ = _quantity(tokens, classes, i, lexicon)
+        if kind == "rest-item" and not any(
+            "vague" in word for word in classes[max(start - 2, 0) : i]
+        ):
+            # "all 4 other items"
+            return Mention(start, i, None, "rest", explicit=True)
+        return None
+    start, kind, count, explicit, relative = _quantity(tokens, classes, i, lexicon)
+    if tok in lexicon.weak_words and (
+        lexicon.number(tokens[start]) is None or "article" in classes[start]
+    ):
+        return None
+    following = classes[i + 1]  # the word classes of the token after the noun
+    end = i
+    if "unit" in following and kind == "count" and start == i - 1:
+        # "2 firewood packages", "1 water bottle": the unit belongs to the mention.
+        end = i + 1
+    elif "compound_head" in following:
+        # "water bottles", "food supply": another noun, not the item.
+        return None
+    if kind in ("bare", "all") and not explicit:
+        after = _count_after(tokens, i, lexicon)
+        if after is not None:
+            # "water: 2", "food - 1"
+            kind, count, explicit = "count", after, True
+    if "comparative" in following and not explicit:
+        # "you need the water more": a preference, not a claim.
+        kind, count = "bare", None
+    mention = Mention(start, end, item, kind, count, explicit)
+    # Only count nouns: where items are mass nouns ("the water") "the" is all of it.
+    mention.singular = (
+        lexicon.bare_noun == "count" and kind == "all" and not explicit and not _plural(tok)
+    )
+    mention.article = "article" in classes[start]
+    # "1 more food", "another water": added to what the side had.
+    mention.relative = kind == "count" and (relative or "relative" in classes[start])
+    return mention
+
+
+def _whole_mention(
+    found: _Found,
+    tokens: Sequence[str],
+    classes: Sequence[frozenset[str]],
+    i: int,
+    lexicon: SplitLexicon,
+) -> bool:
+    """A phrase about every item at ``i``: "the rest" (not "the rest of the trip"),
+    "everything" ("1 pack of everything" is n of each), "one of each". Whether the word
+    was one of these, found or not."""
+    word = classes[i]
+    if "rest" in word and "rest_alone" in word:
+        if not _rest_of_something_else(tokens, i, lexicon):
+            found.mentions.append(Mention(i, i, None, "rest", explicit=True))
+    elif "everything" in word:
+        start, kind, count, _, _ = _quantity(tokens, classes, i, lexicon)
+        if kind == "count" and count is not None and start < i:
+            # "1 pack of everything": n of every item.
+            found.mentions.append(Mention(start, i, None, "each-item", count, True))
+        else:
+            found.mentions.append(Mention(i, i, None, "every", explicit=True))
+            found.saw_every = True
+    elif "each" in word and i > 0:
+        j = i - 1
+        if tokens[j] == "of" and j > 0:
+            j -= 1
+            while j > 0 and "filler" in classes[j]:
+                j -= 1  # "two thirds of each", "1 pack of each"
+            value = lexicon.number(tokens[j])
+            if value is not None and j not in found.consumed:
+                # "one of each": n of every item.
+                found.mentions.append(Mention(j, i, None, "each-item", value, True))
+                found.consumed.update(range(j, i + 1))
+    else:
+        return False
+    return True
+
+
+def _implied_mention(
+    found: _Found, tokens: Sequence[str], i: int, lexicon: SplitLexicon, last_item: int | None
+) -> None:
+    """A number at ``i`` with no noun counts the item talked about last: "2 of those", "2
+    packages", or after a verb of having, its recipient or "with", before a boundary, a
+    person, "each" or "for" ("you can have 2", "2 water for me, 1 for you")."""
+    tok = tokens[i]
+    n = len(tokens)
+    # A number that may stand for the item talked about last (asked by three rules).
+    bare_number = (
+        last_item is not None
+        and (tok.isdecimal() or tok in lexicon.numbers)
+        and _standalone_number(tok, lexicon)
+    )
+    nxt = tokens[i + 1] if i + 1 < n else "."
+    if bare_number and nxt == "of" and i + 2 < n and lexicon.has("anaphor", tokens[i + 2]):
+        # "i am ok with you getting 2 of those": the item talked about last.
+        mention = Mention(i, i + 2, last_item, "count", lexicon.number(tok), True)
+        mention.implied = True
+        found.mentions.append(mention)
+        found.consumed.update(range(i, i + 3))
+    elif bare_number and lexicon.has("unit", nxt) and (i + 2 >= n or tokens[i + 2] != "of"):
+        # "i can do with 2 packages": units of the item talked about last.
+        mention = Mention(i, i + 1, last_item, "count", lexicon.number(tok), True)
+        mention.implied = True
+        found.mentions.append(mention)
+        found.consumed.update((i, i + 1))
+    elif (
+        bare_number
+        and i > 0
+        and (
+            (
+                _takes_a_count(tokens, i, lexicon)
+                and (
+                    lexicon.has("boundary", nxt)
+                    or lexicon.has("each", nxt)
+                    or lexicon.has("clause_start", nxt)
+                    or person(nxt, lexicon, subject=True) is not None
+                    or nxt in ("for", EXCHANGE_FOR)
+                )
+            )
+            # "2 water for me, 1 for you"
+            or (lexicon.has("benefit", nxt) and _is_pronoun(tokens, i + 2, lexicon))
+        )
+    ):
+        # "can i have 1 book and you can have 2?": a number with no noun counts the
+        # item named last in the sentence.
+        mention = Mention(i, i, last_item, "count", lexicon.number(tok), True)
+        mention.implied = True
+        found.mentions.append(mention)
+        found.consumed.add(i)
 
 
 def _plural(token: str) -> bool:

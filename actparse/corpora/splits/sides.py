@@ -16,17 +16,7 @@ from dataclasses import dataclass
 
 from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.splits.mentions import Mention, counted
-from actparse.corpora.splits.relations import (
-    apply_exceptions,
-    apply_exchanges,
-    claim_backwards,
-    claim_only_things,
-    drop_alternatives,
-    drop_or_sentences,
-    drop_value_statements,
-    fill_elliptic_lists,
-    settle_modal_offers,
-)
+from actparse.corpora.splits.neighbours import apply_relations
 from actparse.corpora.splits.words import (
     OTHER,
     PRONOUNS,
@@ -141,6 +131,23 @@ def _offered(classes: Sequence[frozenset[str]], i: int) -> bool:
     return not _HAVE_OR_GIVE.isdisjoint(classes[j]) or not PRONOUNS.isdisjoint(classes[j])
 
 
+@dataclass(slots=True)
+class _Scan:
+    """One message being scanned: its words, the clause it is in, what later rules need."""
+
+    tokens: Sequence[str]
+    #: The word classes of each token (:func:`message_classes`).
+    classes: Sequence[frozenset[str]]
+    lexicon: SplitLexicon
+    clause: _Clause
+    #: (token index, side) of "for me", "mine", for :func:`claim_backwards`.
+    benefits: list[tuple[int, int]]
+    #: Where a new subject or recipient starts.
+    subjects: list[int]
+    #: Where the last negation stood (-10: none near).
+    negation_at: int = -10
+
+
 def assign_sides(
     tokens: Sequence[str],
     mentions: Sequence[Mention],
@@ -164,21 +171,28 @@ def assign_sides(
     """
     if not mentions:
         return  # every rule here only sets the sides of mentions
+    scan = _scan_clauses(tokens, mentions, lexicon)
+    apply_relations(tokens, mentions, lexicon, default_side, scan.benefits, scan.subjects)
+
+
+def _scan_clauses(
+    tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
+) -> _Scan:
+    """Scan the message left to right: a mention gets the side of the clause it is in, set
+    by the words before it; a sentence end forgets the clause, a boundary ends a clause
+    of purpose and a negation, "to" + a verb not of having opens a clause of purpose."""
     by_start = {m.start: m for m in mentions}
-    clause = _Clause()
-    benefits: list[tuple[int, int]] = []  # (token index, side) of "for me", "mine"
-    subjects: list[int] = []  # where a new subject or recipient starts
     n = len(tokens)
     # The word classes of each token, looked up once: ``word``, ``before`` and ``after``
     # are those of ``tok``, ``prev`` and ``nxt``.
     classes = message_classes(tokens, lexicon)
+    scan = _Scan(tokens, classes, lexicon, _Clause(), [], [])
+    clause = scan.clause
     start_classes = lexicon.classes_of(".")
-    claims_need_verb = lexicon.claims_need_verb
     # The tokens that can change the state of the clause, in order: about half of a
     # message (nouns, articles, fillers) only ever matters as a neighbour.
     scanned = per_lexicon(lexicon, _scanned_words)
     visits = [i for i, tok in enumerate(tokens) if tok in scanned or i in by_start]
-    negation_at = -10
     skip_until = -1
     giving_reasons = False
     for i in visits:
@@ -198,27 +212,7 @@ def assign_sides(
         mention = by_start.get(i)
         if mention is not None:
             mention.reason = giving_reasons
-            side = clause.effective()
-            # "i will conserve my water": a subject claims an item through a verb of
-            # having or giving, or with a written quantity; so do thanks ("thank you
-            # for the 2 water", not "thank you for the firewood, so i can keep warm":
-            # thanks-count-like-a-subject).
-            if (
-                claims_need_verb
-                and clause.why in ("subject", "thanks")
-                and not clause.verb
-                and not counted(tokens, mention, lexicon)
-            ):
-                side = None
-            if side is not None and mention.kind == "every" and not _offered(classes, i):
-                # "everything has been cancelled": only "have everything", "take
-                # everything", "give you everything" put it on a side.
-                side = None
-            if side is not None:
-                mention.side, mention.why = side, clause.trace()
-                mention.negated = clause.negated
-                if clause.why == "both" and mention.kind in ("count", "each-item"):
-                    mention.both = True
+            _claim_mention(scan, mention, i)
             skip_until = mention.end
             continue
         if "sentence_end" in word:
@@ -235,138 +229,216 @@ def assign_sides(
         if tok == "to" and _opens_purpose(tokens, classes, i + 1, lexicon):
             clause.purpose = True
             continue
-        prev = tokens[i - 1] if i > 0 else "."
-        after_give = "give" in before or (prev == "to" and i > 1 and "give" in classes[i - 2])
-        after_source = "source" in before
-        # "with me taking the firewood": a pronoun before a verb of having is its subject.
-        after_benefit = ("benefit" in before or after_source) and "possess" not in after
         nxt = tokens[i + 1] if i + 1 < n else ""
-        side = None
-        if "other" in word or "self" in word:
-            # What person() answers for "you" and "i" whatever follows them.
-            side = OTHER if "other" in word else SELF
-        elif not PRONOUNS.isdisjoint(word):  # person() of any other word is None
-            # "we each", "we will both", "me also need": two words ahead tell "we" apart
-            # from "i" and "me" the subject from "me" the object.
-            ahead = " ".join(tokens[i + 1 : i + 3])
-            side = person(tok, lexicon, subject=not (after_give or after_benefit), nxt=ahead)
-        if side is None and "possess" in before and nxt == "to":
-            # "you want me to take all 3": "me" is who takes.
-            side = person(tok, lexicon, subject=False)
-        if side is not None and negation_at == i - 1:
-            # "why don't you take 3 food", "can't i have the ball?": a suggestion.
-            negation_at = -10
-        if side is not None:
-            if after_source:
-                # "3 water from me": what comes from a side goes to the other.
-                side ^= 1
-            if after_benefit:
-                benefits.append((i, side))
-                # "for me 1 food, 2 water": a benefit phrase also marks what follows.
-                clause.set(side, "benefit-before")
-            elif after_give:
-                negated = clause.negated
-                clause.set(side, "recipient")
-                clause.negated = negated
-                subjects.append(i)
-            else:
-                clause.set(side, "subject")
-                clause.subject = side
-                subjects.append(i)
+        if _mark_person(scan, i, word, before, after, nxt):
             continue
-        if "mine" in word or "yours" in word:
-            benefits.append((i, SELF if "mine" in word else OTHER))
-            continue
-        if "third_person" in word or "we" in word:
-            # "they need", "we will both get": a subject that is neither side; "we each
-            # get one ball" gives both sides the count.
-            clause.reset()
-            clause.neutral = True
-            window = classes[i + 1 : min(i + 5, n)]
-            if (
-                "we" in word
-                and any("each" in c or "all" in c for c in window)
-                and any("possess" in c or "imperative" in c for c in window)
-            ):
-                clause.set(SELF, "both")
-            continue
-        if ("my" in word or "your" in word) and ("possess" in after or "group" in after):
-            # "would my taking 2 water work?", "your group can have the food"
-            owner = SELF if "my" in word else OTHER
-            clause.set(owner, "subject")
-            clause.subject = owner
-            continue
-        if "deal_noun" in word and nxt in ("for", "of", ":", "with", "is", "was"):
-            # "a proposal for 3 firewood, 2 food": the list is the deal's content, not
-            # the object of the verb before it.
-            clause.reset()
-            continue
-        if "thanks" in word:
-            # "thank you for the 2 water": the writer gets it.
-            clause.set(SELF, "thanks")
-            continue
-        if "negation" in word:
-            negation_at = i
-            continue
-        if "opinion" in word:
-            # "i think that will work: 1 food, 1 water": a new clause follows.
-            clause.reset()
+        if _mark_marker(scan, i, word, after, nxt):
             continue
         # A negation binds the verb right after it ("can not ever give"); one further
         # back belonged to an earlier verb ("i don't need them, leave me the hat").
-        negated = i - negation_at <= _NEGATION_REACH
-        if "give" in word or (
-            "give_after_modal" in word
-            and "modal" in before
-            and nxt not in ("with", "without")  # "i can do with 2": i get by with 2
+        negated = i - scan.negation_at <= _NEGATION_REACH
+        if not _mark_giving(clause, classes, i, word, before, after, nxt, negated):
+            _mark_having(clause, classes, i, tok, word, before, negated)
+    return scan
+
+
+def _claim_mention(scan: _Scan, mention: Mention, i: int) -> None:
+    """A mention at ``i`` goes to the side its clause names, unless the clause's subject
+    has no verb of having and no written count, or it is "everything" not offered."""
+    clause = scan.clause
+    side = clause.effective()
+    # "i will conserve my water": a subject claims an item through a verb of
+    # having or giving, or with a written quantity; so do thanks ("thank you
+    # for the 2 water", not "thank you for the firewood, so i can keep warm":
+    # thanks-count-like-a-subject).
+    if (
+        scan.lexicon.claims_need_verb
+        and clause.why in ("subject", "thanks")
+        and not clause.verb
+        and not counted(scan.tokens, mention, scan.lexicon)
+    ):
+        side = None
+    if side is not None and mention.kind == "every" and not _offered(scan.classes, i):
+        # "everything has been cancelled": only "have everything", "take
+        # everything", "give you everything" put it on a side.
+        side = None
+    if side is not None:
+        mention.side, mention.why = side, clause.trace()
+        mention.negated = clause.negated
+        if clause.why == "both" and mention.kind in ("count", "each-item"):
+            mention.both = True
+
+
+def _mark_person(
+    scan: _Scan,
+    i: int,
+    word: frozenset[str],
+    before: frozenset[str],
+    after: frozenset[str],
+    nxt: str,
+) -> bool:
+    """A pronoun at ``i`` names the side of what follows, as a benefit phrase ("for me"),
+    the recipient of a giving verb ("give me") or the subject ("i get"); what comes
+    "from me" goes to the other side. Whether the token was such a pronoun."""
+    tokens, classes, lexicon, clause = scan.tokens, scan.classes, scan.lexicon, scan.clause
+    tok = tokens[i]
+    prev = tokens[i - 1] if i > 0 else "."
+    after_give = "give" in before or (prev == "to" and i > 1 and "give" in classes[i - 2])
+    after_source = "source" in before
+    # "with me taking the firewood": a pronoun before a verb of having is its subject.
+    after_benefit = ("benefit" in before or after_source) and "possess" not in after
+    side = None
+    if "other" in word or "self" in word:
+        # What person() answers for "you" and "i" whatever follows them.
+        side = OTHER if "other" in word else SELF
+    elif not PRONOUNS.isdisjoint(word):  # person() of any other word is None
+        # "we each", "we will both", "me also need": two words ahead tell "we" apart
+        # from "i" and "me" the subject from "me" the object.
+        ahead = " ".join(tokens[i + 1 : i + 3])
+        side = person(tok, lexicon, subject=not (after_give or after_benefit), nxt=ahead)
+    if side is None and "possess" in before and nxt == "to":
+        # "you want me to take all 3": "me" is who takes.
+        side = person(tok, lexicon, subject=False)
+    if side is None:
+        return False
+    if scan.negation_at == i - 1:
+        # "why don't you take 3 food", "can't i have the ball?": a suggestion.
+        scan.negation_at = -10
+    if after_source:
+        # "3 water from me": what comes from a side goes to the other.
+        side ^= 1
+    if after_benefit:
+        scan.benefits.append((i, side))
+        # "for me 1 food, 2 water": a benefit phrase also marks what follows.
+        clause.set(side, "benefit-before")
+    elif after_give:
+        negated = clause.negated
+        clause.set(side, "recipient")
+        clause.negated = negated
+        scan.subjects.append(i)
+    else:
+        clause.set(side, "subject")
+        clause.subject = side
+        scan.subjects.append(i)
+    return True
+
+
+def _mark_marker(
+    scan: _Scan, i: int, word: frozenset[str], after: frozenset[str], nxt: str
+) -> bool:
+    """The words other than pronouns and verbs that set or end a clause: "mine", "yours";
+    a subject of neither side ("they", "we each"); "my taking", "your group"; "a deal
+    for"; thanks; a negation; "i think". Whether the token at ``i`` was one."""
+    clause = scan.clause
+    if "mine" in word or "yours" in word:
+        scan.benefits.append((i, SELF if "mine" in word else OTHER))
+        return True
+    if "third_person" in word or "we" in word:
+        # "they need", "we will both get": a subject that is neither side; "we each
+        # get one ball" gives both sides the count.
+        clause.reset()
+        clause.neutral = True
+        window = scan.classes[i + 1 : min(i + 5, len(scan.tokens))]
+        if (
+            "we" in word
+            and any("each" in c or "all" in c for c in window)
+            and any("possess" in c or "imperative" in c for c in window)
         ):
-            if PRONOUNS.isdisjoint(after):  # no recipient: person(nxt) is None
-                if clause.side is None or _opens_clause(classes, i):
-                    # "give the books": a bare imperative hands them from the reader.
-                    clause.set(OTHER, "imperative")
-                elif clause.why == "recipient" and "boundary" in before:
-                    clause.set(clause.subject if clause.subject is not None else OTHER, "subject")
-                clause.giving = True
-                clause.modal_offer = "give" not in word
-            clause.negated = negated
-            clause.verb = True
-            continue
-        if "imperative" in word or "possess" in word:
-            if "imperative" in word and (
-                (clause.side is None and not clause.neutral) or _opens_clause(classes, i)
-            ):
+            clause.set(SELF, "both")
+        return True
+    if ("my" in word or "your" in word) and ("possess" in after or "group" in after):
+        # "would my taking 2 water work?", "your group can have the food"
+        owner = SELF if "my" in word else OTHER
+        clause.set(owner, "subject")
+        clause.subject = owner
+        return True
+    if "deal_noun" in word and nxt in ("for", "of", ":", "with", "is", "was"):
+        # "a proposal for 3 firewood, 2 food": the list is the deal's content, not
+        # the object of the verb before it.
+        clause.reset()
+        return True
+    if "thanks" in word:
+        # "thank you for the 2 water": the writer gets it.
+        clause.set(SELF, "thanks")
+        return True
+    if "negation" in word:
+        scan.negation_at = i
+        return True
+    if "opinion" in word:
+        # "i think that will work: 1 food, 1 water": a new clause follows.
+        clause.reset()
+        return True
+    return False
+
+
+def _mark_giving(
+    clause: _Clause,
+    classes: Sequence[frozenset[str]],
+    i: int,
+    word: frozenset[str],
+    before: frozenset[str],
+    after: frozenset[str],
+    nxt: str,
+    negated: bool,
+) -> bool:
+    """A giving verb ("give", or "do" after a modal) flips the side of what follows; with
+    no recipient and no side yet, or opening a clause, it is an imperative, the reader
+    giving. Whether the token at ``i`` was one."""
+    if "give" in word or (
+        "give_after_modal" in word
+        and "modal" in before
+        and nxt not in ("with", "without")  # "i can do with 2": i get by with 2
+    ):
+        if PRONOUNS.isdisjoint(after):  # no recipient: person(nxt) is None
+            if clause.side is None or _opens_clause(classes, i):
+                # "give the books": a bare imperative hands them from the reader.
                 clause.set(OTHER, "imperative")
-            elif (
-                "imperative" not in word
-                and not tok.endswith("ing")
-                and clause.side is None
-                and not clause.neutral
-                and (_opens_clause(classes, i) or "boundary" in before)
-            ):
-                # "sorry , need the ball": a verb of wanting with its subject left out
-                # is the writer's.
-                clause.set(SELF, "dropped-subject")
             elif clause.why == "recipient" and "boundary" in before:
-                # "you give me the balls and take the rest": the subject takes; in "let
-                # you have" the verb is the recipient's.
-                subject = clause.subject if clause.subject is not None else OTHER
-                clause.set(subject, "subject")
-            # A new verb of having governs what follows ("concede and take the books").
-            clause.giving = clause.modal_offer = False
-            clause.negated = negated
-            clause.verb = True
-            continue
-    claim_backwards(tokens, mentions, benefits, subjects, lexicon)
-    apply_exceptions(tokens, mentions, lexicon)
-    apply_exchanges(tokens, mentions, lexicon)
-    drop_value_statements(tokens, mentions, lexicon)
-    claim_only_things(tokens, mentions, lexicon)
-    drop_alternatives(tokens, mentions, lexicon)
-    settle_modal_offers(mentions)
-    fill_elliptic_lists(tokens, mentions, lexicon, default_side)
-    # "How about 2 water for 3 food?": the list got its side only now.
-    apply_exchanges(tokens, mentions, lexicon)
-    drop_or_sentences(tokens, mentions, lexicon)
+                clause.set(clause.subject if clause.subject is not None else OTHER, "subject")
+            clause.giving = True
+            clause.modal_offer = "give" not in word
+        clause.negated = negated
+        clause.verb = True
+        return True
+    return False
+
+
+def _mark_having(
+    clause: _Clause,
+    classes: Sequence[frozenset[str]],
+    i: int,
+    tok: str,
+    word: frozenset[str],
+    before: frozenset[str],
+    negated: bool,
+) -> None:
+    """A verb of having governs what follows: an imperative opening a clause is the
+    reader's, a verb of wanting with its subject left out the writer's, and after a
+    recipient's clause the subject takes again."""
+    if "imperative" in word or "possess" in word:
+        if "imperative" in word and (
+            (clause.side is None and not clause.neutral) or _opens_clause(classes, i)
+        ):
+            clause.set(OTHER, "imperative")
+        elif (
+            "imperative" not in word
+            and not tok.endswith("ing")
+            and clause.side is None
+            and not clause.neutral
+            and (_opens_clause(classes, i) or "boundary" in before)
+        ):
+            # "sorry , need the ball": a verb of wanting with its subject left out
+            # is the writer's.
+            clause.set(SELF, "dropped-subject")
+        elif clause.why == "recipient" and "boundary" in before:
+            # "you give me the balls and take the rest": the subject takes; in "let
+            # you have" the verb is the recipient's.
+            subject = clause.subject if clause.subject is not None else OTHER
+            clause.set(subject, "subject")
+        # A new verb of having governs what follows ("concede and take the books").
+        clause.giving = clause.modal_offer = False
+        clause.negated = negated
+        clause.verb = True
 
 
 def _opens_purpose(
