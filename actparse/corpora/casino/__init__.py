@@ -17,4 +17,8 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str) -> Any:
     """A name of :mod:`.core`, imported on first use."""
+    if name.startswith("__"):
+        # What tools probe for (``__wrapped__``, ``__path__`` hooks) is no name of core's:
+        # importing core for it would load the corpus, and add modules mid-iteration.
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return getattr(importlib.import_module(f"{__name__}.core"), name)
