@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from actparse import __version__, registry
+from actparse import __version__
 from actparse.api import evaluate_path, label_records
 from actparse.cli_exits import FAILED, TROUBLE
 from actparse.cli_help import CONTEXT, Command, Group, epilog
@@ -25,21 +25,31 @@ from actparse.cli_options import (
     AUTO_CORPUS,
     AUTO_FORMAT,
     ActsOpt,
-    CorpusName,
+    CoarseOpt,
+    CorpusOpt,
+    EvalInput,
     FormatOpt,
+    JobsOpt,
+    JsonOpt,
+    LabelInput,
     LexiconOpt,
+    MinAgreementOpt,
     OnError,
+    OnErrorOpt,
+    OutputOpt,
+    PerTurnOpt,
     Prices,
     PricesOpt,
     RulesOpt,
     Skip,
     SkipOpt,
     StrategiesOpt,
+    WorstOpt,
     check_per_turn,
 )
 from actparse.cli_run import StdoutConsole, report_bug, run, stdin_is_data
 from actparse.errors import ActparseError
-from actparse.io.batch import label_path, usable_cpus
+from actparse.io.batch import Summary, label_path, usable_cpus
 from actparse.io.destination import Destination
 from actparse.io.messages import describe
 from actparse.io.output import count_records, to_stdout
@@ -101,6 +111,10 @@ def _fail(exc: Exception) -> NoReturn:
 _RUN_ERRORS = (ActparseError, OSError)
 
 
+#: ``--jobs`` by default: the CPUs this process may use, read once.
+DEFAULT_JOBS = usable_cpus()
+
+
 def _count(n: int, noun: str) -> str:
     """``1 dialogue``, ``2 dialogues``."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
@@ -118,30 +132,8 @@ def _table_summary(turns: int, dialogues: int, without_turns: int) -> str:
 @app.command(cls=Command, epilog=epilog("label"))
 def label(
     ctx: typer.Context,
-    input: Annotated[
-        Path | None,
-        typer.Argument(
-            help="Dialogues to label: JSON lines or a JSON list ('.gz' is read "
-            "compressed) or '.parquet'; '-' reads standard input. Without it: standard "
-            "input when it is a pipe or a file ('cat val.txt | actparse label'), else (a "
-            "terminal, /dev/null) a small bundled sample, labelled and shown as a table.",
-            # Not exists=True: typer's check turns '-' into a Path before comparing it with
-            # '-', so it would refuse standard input; a missing file is an OSError below.
-            dir_okay=False,
-            allow_dash=True,
-        ),
-    ] = None,
-    output: Annotated[
-        str | None,
-        typer.Option(
-            "--output",
-            "-o",
-            help="Output file: JSON lines ('.gz' compresses) or '.parquet' (needs "
-            "actparse[parquet]; keeps a Parquet input's schema); '-' or none for stdout. "
-            "Written to a temporary name and renamed when complete; a symbolic link is "
-            "followed, a FIFO or device written directly; a directory or the input is refused.",
-        ),
-    ] = None,
+    input: LabelInput = None,
+    output: OutputOpt = None,
     fmt: FormatOpt = AUTO_FORMAT,
     lexicon: LexiconOpt = None,
     prices: PricesOpt = Prices.cocoa,
@@ -149,48 +141,19 @@ def label(
     strategies: StrategiesOpt = None,
     acts: ActsOpt = None,
     skip: SkipOpt = Skip.cocoa,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=1,
-            help=(
-                "Worker processes (default: the CPUs this process may use). Output keeps "
-                "input order."
-            ),
-        ),
-    ] = usable_cpus(),
-    on_error: Annotated[
-        OnError,
-        typer.Option(
-            "--on-error",
-            help=f"'stop': the first bad record stops the run (exit {TROUBLE}, no output file "
-            "left). 'keep': every input record is written, bad ones unchanged with an "
-            "'actparse_error' field, and a count is printed at the end (exit "
-            f"{FAILED} when no record could be labelled).",
-        ),
-    ] = OnError.stop,
-    per_turn: Annotated[
-        bool,
-        typer.Option(
-            "--per-turn",
-            help="Write the per-turn table instead: one row per turn, the same columns for "
-            "every corpus, each dialogue once; '.parquet', '.csv' or JSON lines by -o's "
-            "name. Streamed in one process; a bad record stops the run (so --on-error "
-            "keep, --coarse and a --jobs above 1 are refused with it).",
-        ),
-    ] = False,
-    coarse: Annotated[
-        bool, typer.Option("--coarse", help="Add coarse acts to Craigslist output ('actparse').")
-    ] = False,
+    jobs: JobsOpt = DEFAULT_JOBS,
+    on_error: OnErrorOpt = OnError.stop,
+    per_turn: PerTurnOpt = False,
+    coarse: CoarseOpt = False,
 ) -> None:
     """Label dialogues and write JSON lines, one output record per input record.
 
     Every input record keeps all its fields. Craigslist HF records get `dialogue_acts`
     (intent '' and price -1.0 where none), Craigslist Cocoa transcripts get `metadata`
-    (an intent and a price) on each event; Deal or No Deal, CaSiNo and MutualFriends records get
-    an `acts` list (or event `metadata` for transcripts). JSON lines are streamed record
+    (an intent and a price) on each event, exactly as Cocoa wrote them, and both get
+    actparse's own `actparse` field (strategies, why a turn has no act); Deal or No Deal,
+    CaSiNo and MutualFriends records get an `acts` list (or event `metadata` for
+    MutualFriends transcripts). JSON lines are streamed record
     by record; a JSON list (Cocoa transcripts, CaSiNo) is loaded whole. Non-message turns
     of the Craigslist HF test export have lost their action (offer, accept, reject,
     quit): they get no act, and a count is reported; label Cocoa transcripts when
@@ -219,26 +182,49 @@ def label(
                 counts = label_table(input, output, fmt=fmt.value, overrides=overrides)
                 _say(_table_summary(counts.turns, counts.dialogues, counts.without_turns))
                 return
-            # The bar needs a terminal to show on, and stdout free (not the output).
-            show_progress = to_file and err.is_terminal
-            # Counting reads the input once more: only a regular file can be read twice.
-            total = count_records(input) if show_progress and input.is_file() else None
-            with progress_bar(total, err, enabled=show_progress) as tick:
-                summary = label_path(
-                    input,
-                    output,
-                    fmt=fmt.value,
-                    jobs=jobs,
-                    on_error=on_error.value,
-                    overrides=overrides,
-                    progress=tick,
-                    coarse=coarse,
-                )
-            if not to_file:
-                sys.stdout.flush()  # a closed pipe ends the run before the summary
+            summary = _label_with_progress(
+                input, output, fmt.value, jobs, on_error, overrides, coarse=coarse
+            )
         except _RUN_ERRORS as exc:
             _fail(exc)
-    where = output if to_file else "stdout"
+    _say_labelled(summary, output if to_file and output is not None else "stdout")
+
+
+def _label_with_progress(
+    input: Path,
+    output: str | None,
+    fmt: str,
+    jobs: int,
+    on_error: OnError,
+    overrides: dict[str, Parser],
+    *,
+    coarse: bool,
+) -> Summary:
+    """Label ``input`` into ``output`` (stdout for none), with a progress bar on a
+    terminal when the output is a file."""
+    to_file = not to_stdout(output)
+    # The bar needs a terminal to show on, and stdout free (not the output).
+    show_progress = to_file and err.is_terminal
+    # Counting reads the input once more: only a regular file can be read twice.
+    total = count_records(input) if show_progress and input.is_file() else None
+    with progress_bar(total, err, enabled=show_progress) as tick:
+        summary = label_path(
+            input,
+            output,
+            fmt=fmt,
+            jobs=jobs,
+            on_error=on_error.value,
+            overrides=overrides,
+            progress=tick,
+            coarse=coarse,
+        )
+    if not to_file:
+        sys.stdout.flush()  # a closed pipe ends the run before the summary
+    return summary
+
+
+def _say_labelled(summary: Summary, where: str) -> None:
+    """The summary lines of a labelling run; exit FAILED when no record was labelled."""
     # Only Craigslist dialogues are ever skipped (Cocoa's rule): other corpora's runs
     # say nothing of it.
     skipped = f" ({summary.skipped} skipped by Cocoa's length rule)" if summary.skipped else ""
@@ -270,44 +256,13 @@ def _show_sample(overrides: dict[str, Parser]) -> None:
         )
 
 
-def _headlines() -> str:
-    return ", ".join(f"{c.headline} ({c.title})" for c in registry.corpora())
-
-
 @app.command("eval", cls=Command, epilog=epilog("eval"))
 def eval_command(
-    input: Annotated[
-        Path,
-        typer.Argument(
-            help="Dialogues with reference acts ('-': standard input).",
-            dir_okay=False,
-            allow_dash=True,  # not exists=True, which refuses '-' (see label)
-        ),
-    ],
-    as_json: Annotated[
-        bool,
-        typer.Option(
-            "--json",
-            help="Print one JSON object: corpus, dialogues, headline, figures, misses.",
-        ),
-    ] = False,
-    min_agreement: Annotated[
-        float | None,
-        typer.Option(
-            "--min-agreement",
-            help=f"Exit with status {FAILED} when the headline figure is below this: "
-            f"{_headlines()}.",
-            min=0.0,
-            max=1.0,
-        ),
-    ] = None,
-    worst: Annotated[
-        int, typer.Option("--worst", help="How many of the worst dialogues to show.")
-    ] = 5,
-    corpus: Annotated[
-        CorpusName,
-        typer.Option(help="Which corpus INPUT holds; 'auto' tells from its records."),
-    ] = AUTO_CORPUS,
+    input: EvalInput,
+    as_json: JsonOpt = False,
+    min_agreement: MinAgreementOpt = None,
+    worst: WorstOpt = 5,
+    corpus: CorpusOpt = AUTO_CORPUS,
     fmt: FormatOpt = AUTO_FORMAT,
     lexicon: LexiconOpt = None,
     prices: PricesOpt = Prices.cocoa,

@@ -1,7 +1,8 @@
-"""The options the commands of :mod:`actparse.cli` share: ``--format``, ``--corpus``,
-``--lexicon``, ``--prices``, ``--skip``, ``--rules``, ``--strategies``, ``--acts`` and
-``--on-error``, each declared once. The choices of ``--format`` and ``--corpus`` come
-from the registry, plug-ins included. :func:`check_per_turn` refuses the options
+"""The options of the commands of :mod:`actparse.cli`, each declared once: those they
+share (``--format``, ``--corpus``, ``--lexicon``, ``--prices``, ``--skip``, ``--rules``,
+``--strategies``, ``--acts``) and those of ``label`` and ``eval`` alone, so that each
+command's function is its steps, not its declarations. The choices of ``--format`` and
+``--corpus`` come from the registry, plug-ins included. :func:`check_per_turn` refuses the options
 ``label --per-turn`` cannot honour.
 """
 
@@ -14,22 +15,34 @@ from typing import Annotated
 import typer
 
 from actparse import registry
+from actparse.cli_exits import FAILED, TROUBLE
 from actparse.errors import OptionError
 
 __all__ = [
     "AUTO_CORPUS",
     "AUTO_FORMAT",
     "ActsOpt",
+    "CoarseOpt",
     "CorpusName",
+    "CorpusOpt",
+    "EvalInput",
     "Format",
     "FormatOpt",
+    "JobsOpt",
+    "JsonOpt",
+    "LabelInput",
     "LexiconOpt",
+    "MinAgreementOpt",
     "OnError",
+    "OnErrorOpt",
+    "OutputOpt",
+    "PerTurnOpt",
     "Prices",
     "PricesOpt",
     "RulesOpt",
     "Skip",
     "SkipOpt",
+    "WorstOpt",
     "check_per_turn",
 ]
 
@@ -128,6 +141,110 @@ class OnError(StrEnum):
 
     stop = "stop"
     keep = "keep"
+
+
+OnErrorOpt = Annotated[
+    OnError,
+    typer.Option(
+        "--on-error",
+        help=f"'stop': the first bad record stops the run (exit {TROUBLE}, no output file "
+        "left). 'keep': every input record is written, bad ones unchanged with an "
+        "'actparse_error' field, and a count is printed at the end (exit "
+        f"{FAILED} when no record could be labelled).",
+    ),
+]
+
+# ---------------------------------------------------------------------------
+# label's own
+# ---------------------------------------------------------------------------
+
+LabelInput = Annotated[
+    Path | None,
+    typer.Argument(
+        help="Dialogues to label: JSON lines or a JSON list ('.gz' is read "
+        "compressed) or '.parquet'; '-' reads standard input. Without it: standard "
+        "input when it is a pipe or a file ('cat val.txt | actparse label'), else (a "
+        "terminal, /dev/null) a small bundled sample, labelled and shown as a table.",
+        # Not exists=True: typer's check turns '-' into a Path before comparing it with
+        # '-', so it would refuse standard input; a missing file is an OSError later.
+        dir_okay=False,
+        allow_dash=True,
+    ),
+]
+OutputOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--output",
+        "-o",
+        help="Output file: JSON lines ('.gz' compresses) or '.parquet' (needs "
+        "actparse[parquet]; keeps a Parquet input's schema); '-' or none for stdout. "
+        "Written to a temporary name and renamed when complete; a symbolic link is "
+        "followed, a FIFO or device written directly; a directory or the input is refused.",
+    ),
+]
+JobsOpt = Annotated[
+    int,
+    typer.Option(
+        "--jobs",
+        "-j",
+        min=1,
+        help="Worker processes (default: the CPUs this process may use). Output keeps "
+        "input order.",
+    ),
+]
+PerTurnOpt = Annotated[
+    bool,
+    typer.Option(
+        "--per-turn",
+        help="Write the per-turn table instead: one row per turn, the same columns for "
+        "every corpus, each dialogue once; '.parquet', '.csv' or JSON lines by -o's "
+        "name. Streamed in one process; a bad record stops the run (so --on-error "
+        "keep, --coarse and a --jobs above 1 are refused with it).",
+    ),
+]
+CoarseOpt = Annotated[
+    bool, typer.Option("--coarse", help="Add coarse acts to Craigslist output ('actparse').")
+]
+
+# ---------------------------------------------------------------------------
+# eval's own
+# ---------------------------------------------------------------------------
+
+
+def _headlines() -> str:
+    return ", ".join(f"{c.headline} ({c.title})" for c in registry.corpora())
+
+
+EvalInput = Annotated[
+    Path,
+    typer.Argument(
+        help="Dialogues with reference acts ('-': standard input).",
+        dir_okay=False,
+        allow_dash=True,  # not exists=True, which refuses '-' (see LabelInput)
+    ),
+]
+JsonOpt = Annotated[
+    bool,
+    typer.Option(
+        "--json",
+        help="Print one JSON object: corpus, dialogues, headline, figures, misses.",
+    ),
+]
+MinAgreementOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--min-agreement",
+        help=f"Exit with status {FAILED} when the headline figure is below this: "
+        f"{_headlines()}.",
+        min=0.0,
+        max=1.0,
+    ),
+]
+WorstOpt = Annotated[int, typer.Option("--worst", help="How many of the worst dialogues to show.")]
+CorpusOpt = Annotated[
+    CorpusName,
+    typer.Option(help="Which corpus INPUT holds; 'auto' tells from its records."),
+]
 
 
 def check_per_turn(ctx: typer.Context, on_error: OnError, coarse: bool, jobs: int) -> None:
