@@ -245,8 +245,10 @@ def _load() -> None:
     global _loaded
     if _loaded:
         return
-    # By name, so that the order of equal-ranked plug-ins does not hang on sys.path.
-    points = sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: (p.name, p.value))
+    # By name, so that the order of equal-ranked plug-ins does not hang on sys.path; the
+    # same entry point seen in two copies of a distribution on the path counts once.
+    unique = {(p.name, p.value): p for p in entry_points(group=ENTRY_POINT_GROUP)}
+    points = [unique[key] for key in sorted(unique)]
     if not points:
         raise NotInstalled(
             f"no corpus is registered (entry point group {ENTRY_POINT_GROUP!r} is empty): "
@@ -262,7 +264,10 @@ def _load() -> None:
                 f"entry point {point.name!r} of {ENTRY_POINT_GROUP}: expected an "
                 f"actparse.registry.Corpus, got {type(corpus).__name__}"
             )
-        _add(corpus, replace=False)
+        try:
+            _add(corpus, replace=False)
+        except RegistryError as err:
+            raise RegistryError(f"entry point {point.name} = {point.value}: {err}") from None
 
 
 @functools.cache

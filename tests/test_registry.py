@@ -71,6 +71,23 @@ def test_without_entry_points_the_registry_says_actparse_is_not_installed(
         registry._forget()
 
 
+def test_an_entry_point_seen_twice_registers_its_corpus_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two copies of one distribution on the path (an installed actparse and its metadata
+    again, as spaCy's entry-point test puts it) list the same entry points twice."""
+    points = list(entry_points(group=registry.ENTRY_POINT_GROUP))
+    monkeypatch.setattr(registry, "_loaded", False)
+    monkeypatch.setattr(registry, "_registered", {})
+    monkeypatch.setattr(registry, "entry_points", lambda group: [*points, *points])
+    registry._forget()
+    try:
+        assert registry.names()[:4] == BUILTIN
+    finally:
+        monkeypatch.undo()
+        registry._forget()
+
+
 def test_every_dotted_path_of_the_builtin_corpora_resolves() -> None:
     for corpus in registry.corpora()[:4]:
         for target in (corpus.parser, corpus.evaluator):
