@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
@@ -50,8 +51,6 @@ def test_the_builtin_corpora_are_registered_with_their_formats() -> None:
 
 
 def test_the_builtin_corpora_come_through_entry_points_as_plugins_do() -> None:
-    from importlib.metadata import entry_points
-
     points = {p.name: p.load() for p in entry_points(group=registry.ENTRY_POINT_GROUP)}
     assert {c.name: c for c in registry.corpora()[:4]} == {n: points[n] for n in BUILTIN}
 
