@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 
 from actparse.corpora.dealornodeal import (
     CORPUS,
@@ -31,7 +32,7 @@ PARSER = pipeline(CORPUS, DealOrNoDealParser())  # its acts with their coarse ac
 FIXTURE = "dealornodeal_val_20.txt"
 
 
-def _dialogues(fixtures: Path) -> list[Dialogue]:
+def _dialogues(fixtures: CorpusFixtures) -> list[Dialogue]:
     return [record.dialogue() for record in read_records(fixtures / FIXTURE)]
 
 
@@ -67,7 +68,7 @@ def test_decision_list_names_are_unique_and_intents_mapped() -> None:
 # --------------------------------------------------------------------------------------
 
 
-def test_text_lines_become_hf_records(fixtures: Path) -> None:
+def test_text_lines_become_hf_records(fixtures: CorpusFixtures) -> None:
     records = list(read_records(fixtures / FIXTURE))
     assert [r.line for r in records] == list(range(1, 20))
     assert {r.format for r in records} == {"dealornodeal"}
@@ -151,7 +152,7 @@ def test_malformed_text_line_names_file_and_line(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------------------
 
 
-def test_one_act_per_turn_with_coarse_acts(fixtures: Path) -> None:
+def test_one_act_per_turn_with_coarse_acts(fixtures: CorpusFixtures) -> None:
     space = load_act_space()
     for d in _dialogues(fixtures):
         acts = PARSER.parse(d)
@@ -513,7 +514,7 @@ def last_proposal_split(got: list[tuple[str | None, Any]]) -> Any:
     return next(split for intent, split in reversed(got) if split and intent != "select")
 
 
-def test_both_views_of_a_dialogue_parse_the_same(fixtures: Path) -> None:
+def test_both_views_of_a_dialogue_parse_the_same(fixtures: CorpusFixtures) -> None:
     dialogues = _dialogues(fixtures)
     by_key: dict[object, list[Dialogue]] = {}
     for d in dialogues:
@@ -533,7 +534,7 @@ def test_both_views_of_a_dialogue_parse_the_same(fixtures: Path) -> None:
 # --------------------------------------------------------------------------------------
 
 
-def test_evaluation_counts_each_dialogue_once(fixtures: Path) -> None:
+def test_evaluation_counts_each_dialogue_once(fixtures: CorpusFixtures) -> None:
     dialogues = _dialogues(fixtures)
     report = evaluate_dealornodeal(dialogues)
     summary = report.summary()
@@ -547,7 +548,7 @@ def test_evaluation_counts_each_dialogue_once(fixtures: Path) -> None:
     assert evaluate_dealornodeal(reversed(dialogues)).summary() == summary
 
 
-def test_evaluation_reads_records_and_is_a_report(fixtures: Path) -> None:
+def test_evaluation_reads_records_and_is_a_report(fixtures: CorpusFixtures) -> None:
     # `actparse eval` passes records: the same figures, misses named by file and line.
     report = evaluate_dealornodeal(read_records(fixtures / FIXTURE), PARSER)
     assert isinstance(report, Report) and report.headline == "final_split_accuracy"
