@@ -6,9 +6,9 @@ import os
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import FIXTURES, CorpusFixtures
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 DATA = Path(os.environ.get("ACTPARSE_DATA", ROOT.parent / "shared" / "data")).resolve()
 
 
@@ -21,5 +21,7 @@ def data_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def fixtures() -> Path:
+def fixtures() -> CorpusFixtures:
+    """``fixtures / name``: the corpus excerpt ``name``, from its corpus' folder
+    (tests/corpora/<corpus>/fixtures/); an unknown name raises FileNotFoundError."""
     return FIXTURES

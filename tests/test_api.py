@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 
 import actparse
 
 
-def _records(fixtures: Path) -> list[dict]:  # type: ignore[type-arg]
+def _records(fixtures: CorpusFixtures) -> list[dict]:  # type: ignore[type-arg]
     lines = (fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()
     return [json.loads(line) for line in lines]
 
@@ -20,7 +20,7 @@ def test_all_is_explicit_and_importable() -> None:
         assert hasattr(actparse, name), name
 
 
-def test_acts_are_frozen(fixtures: Path) -> None:
+def test_acts_are_frozen(fixtures: CorpusFixtures) -> None:
     act = actparse.parse_dialogue(_records(fixtures)[0])[0]
     assert (act.turn, act.agent, act.intent, act.price) == (0, 0, "intro", None)
     with pytest.raises(AttributeError):
@@ -29,7 +29,7 @@ def test_acts_are_frozen(fixtures: Path) -> None:
     assert act.intent == "intro"
 
 
-def test_label_record_fills_acts_without_touching_input(fixtures: Path) -> None:
+def test_label_record_fills_acts_without_touching_input(fixtures: CorpusFixtures) -> None:
     record = _records(fixtures)[0]
     before = json.dumps(record)
     out = actparse.label_record(record)
@@ -37,7 +37,7 @@ def test_label_record_fills_acts_without_touching_input(fixtures: Path) -> None:
     assert out["dialogue_acts"]["intent"][0] == "intro"
 
 
-def test_label_batch_matches_label_record(fixtures: Path) -> None:
+def test_label_batch_matches_label_record(fixtures: CorpusFixtures) -> None:
     records = _records(fixtures)[:5]
     batch = {key: [r[key] for r in records] for key in records[0]}
     out = actparse.label_batch(batch)
@@ -46,7 +46,7 @@ def test_label_batch_matches_label_record(fixtures: Path) -> None:
         assert out[field] == [actparse.label_record(r)[field] for r in records]
 
 
-def test_price_mentions_keep_surface_and_value(fixtures: Path) -> None:
+def test_price_mentions_keep_surface_and_value(fixtures: CorpusFixtures) -> None:
     acts = actparse.parse_dialogue(_records(fixtures)[0])
     mention = next(m for a in acts for m in a.mentions)
     assert mention.surface == "$243" and mention.value == 243.0

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 
 from actparse import InputError, label_batch, label_record, parse_dialogue
 
@@ -24,7 +24,7 @@ NOT_RECORDS = [
 
 
 @pytest.fixture
-def hf_record(fixtures: Path) -> dict[str, Any]:
+def hf_record(fixtures: CorpusFixtures) -> dict[str, Any]:
     with (fixtures / "craigslist_validation_20.jsonl").open() as fh:
         record: dict[str, Any] = json.loads(fh.readline())
     return record

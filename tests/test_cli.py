@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import FIXTURES, CorpusFixtures
 from typer.testing import CliRunner
 
 from actparse import cli
@@ -31,7 +32,7 @@ def test_label_without_input_shows_the_bundled_sample(monkeypatch: pytest.Monkey
     assert "init-price" in result.output and "counter-price" in result.output
 
 
-def test_label_to_stdout_and_to_file(fixtures: Path, tmp_path: Path) -> None:
+def test_label_to_stdout_and_to_file(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     source = fixtures / "craigslist_validation_20.jsonl"
     result = runner.invoke(app, ["label", str(source)])
     assert result.exit_code == 0
@@ -54,7 +55,7 @@ def test_label_bad_input_fails_naming_the_line_and_leaves_no_file(tmp_path: Path
     assert not out.exists() and not list(tmp_path.glob(".*part"))
 
 
-def test_eval_json_has_the_documented_keys(fixtures: Path) -> None:
+def test_eval_json_has_the_documented_keys(fixtures: CorpusFixtures) -> None:
     result = runner.invoke(
         app, ["eval", str(fixtures / "craigslist_validation_20.jsonl"), "--json"]
     )
@@ -84,7 +85,7 @@ def test_eval_json_has_the_documented_keys(fixtures: Path) -> None:
         assert 0.0 <= figures[key] <= 1.0
 
 
-def test_eval_report_and_min_agreement(fixtures: Path) -> None:
+def test_eval_report_and_min_agreement(fixtures: CorpusFixtures) -> None:
     source = str(fixtures / "craigslist_validation_20.jsonl")
     result = runner.invoke(app, ["eval", source])
     assert result.exit_code == 0 and "Agreement with the reference" in result.output
@@ -94,13 +95,13 @@ def test_eval_report_and_min_agreement(fixtures: Path) -> None:
     assert failing.exit_code == (1 if figures["message_joint_agreement"] < 1.0 else 0)
 
 
-def test_eval_without_reference_acts_says_so(fixtures: Path) -> None:
+def test_eval_without_reference_acts_says_so(fixtures: CorpusFixtures) -> None:
     result = runner.invoke(app, ["eval", str(fixtures / "craigslist_transcripts_20.json")])
     assert result.exit_code == 2
     assert "no reference acts" in result.output
 
 
-def test_train_prices(fixtures: Path, tmp_path: Path) -> None:
+def test_train_prices(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     out = tmp_path / "lex.json"
     result = runner.invoke(
         app, ["train-prices", str(fixtures / "craigslist_transcripts_20.json"), "-o", str(out)]
@@ -111,7 +112,7 @@ def test_train_prices(fixtures: Path, tmp_path: Path) -> None:
     assert doc["left"] and doc["right"]
 
 
-def test_label_and_eval_mutualfriends(fixtures: Path) -> None:
+def test_label_and_eval_mutualfriends(fixtures: CorpusFixtures) -> None:
     source = fixtures / "mutualfriends_card_sample.jsonl"
     result = runner.invoke(app, ["label", str(source)])
     assert result.exit_code == 0, result.output
@@ -158,7 +159,7 @@ def test_a_bug_traceback_prints_no_local_values(tmp_path: Path) -> None:
         "cli.label_path = boom\n"
         "cli.main()\n"
     )
-    fixture = Path(__file__).parent / "fixtures" / "craigslist_validation_20.jsonl"
+    fixture = FIXTURES / "craigslist_validation_20.jsonl"
     result = subprocess.run(
         [sys.executable, str(script), "label", str(fixture), "-o", str(tmp_path / "o.jsonl")],
         capture_output=True,

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
 from actparse.cli import app
@@ -69,38 +70,33 @@ def _broken_yaml(tmp_path: Path) -> Path:
 CRAIGSLIST = "craigslist_validation_20.jsonl"
 TRANSCRIPTS = "craigslist_transcripts_20.json"
 
-#: (arguments with {fixtures} and {tmp} placeholders, the status).
+#: (arguments with {craigslist}, {transcripts} (the fixtures) and {tmp} placeholders, the
+#: status).
 STATUS_CASES = [
-    pytest.param(["label", "{fixtures}/" + CRAIGSLIST, "-o", "{tmp}/o.jsonl"], 0, id="label-done"),
+    pytest.param(["label", "{craigslist}", "-o", "{tmp}/o.jsonl"], 0, id="label-done"),
     pytest.param(["label", "--jobs", "0", "x.jsonl"], 2, id="label-usage-error"),
     pytest.param(["label", "{tmp}/missing.jsonl"], 2, id="label-unreadable-input"),
     pytest.param(["label", "{bad}", "-o", "{tmp}/o.jsonl"], 2, id="label-bad-record-stop"),
+    pytest.param(["label", "{craigslist}", "--rules", "{yaml}"], 2, id="label-rule-file-error"),
+    pytest.param(["label", "{craigslist}", "-o", "{tmp}"], 2, id="label-bad-output"),
+    pytest.param(["eval", "{craigslist}", "--min-agreement", "0.1"], 0, id="eval-holds"),
     pytest.param(
-        ["label", "{fixtures}/" + CRAIGSLIST, "--rules", "{yaml}"], 2, id="label-rule-file-error"
-    ),
-    pytest.param(["label", "{fixtures}/" + CRAIGSLIST, "-o", "{tmp}"], 2, id="label-bad-output"),
-    pytest.param(
-        ["eval", "{fixtures}/" + CRAIGSLIST, "--min-agreement", "0.1"], 0, id="eval-holds"
-    ),
-    pytest.param(
-        ["eval", "{fixtures}/" + CRAIGSLIST, "--min-agreement", "99.9"],
+        ["eval", "{craigslist}", "--min-agreement", "99.9"],
         2,
         id="eval-floor-out-of-range",
     ),
-    pytest.param(["eval", "{fixtures}/" + TRANSCRIPTS], 2, id="eval-nothing-to-score"),
+    pytest.param(["eval", "{transcripts}"], 2, id="eval-nothing-to-score"),
     pytest.param(["eval", "{bad}"], 2, id="eval-invalid-input"),
-    pytest.param(["eval", "{fixtures}/" + CRAIGSLIST, "--rules", "{yaml}"], 2, id="eval-rule-file"),
+    pytest.param(["eval", "{craigslist}", "--rules", "{yaml}"], 2, id="eval-rule-file"),
     pytest.param(["eval"], 2, id="eval-missing-input"),
-    pytest.param(["report", "{fixtures}/" + CRAIGSLIST], 2, id="report-missing-output"),
+    pytest.param(["report", "{craigslist}"], 2, id="report-missing-output"),
     pytest.param(
         ["report", "{tmp}/missing.jsonl", "-o", "{tmp}/r.html"], 2, id="report-unreadable"
     ),
-    pytest.param(
-        ["train-prices", "{fixtures}/" + TRANSCRIPTS, "-o", "{tmp}/lex.json"], 0, id="train-done"
-    ),
+    pytest.param(["train-prices", "{transcripts}", "-o", "{tmp}/lex.json"], 0, id="train-done"),
     pytest.param(["train-prices", "{tmp}/missing.json", "-o", "{tmp}/l.json"], 2, id="train-usage"),
     pytest.param(
-        ["train-prices", "{fixtures}/" + TRANSCRIPTS, "-o", "{fixtures}/" + TRANSCRIPTS],
+        ["train-prices", "{transcripts}", "-o", "{transcripts}"],
         2,
         id="train-output-is-input",
     ),
@@ -110,10 +106,11 @@ STATUS_CASES = [
 
 @pytest.mark.parametrize(("args", "status"), STATUS_CASES)
 def test_each_command_exits_with_the_status_of_the_table(
-    args: list[str], status: int, fixtures: Path, tmp_path: Path
+    args: list[str], status: int, fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
     places = {
-        "fixtures": fixtures,
+        "craigslist": fixtures / CRAIGSLIST,
+        "transcripts": fixtures / TRANSCRIPTS,
         "tmp": tmp_path,
         "bad": _bad_jsonl(tmp_path),
         "yaml": _broken_yaml(tmp_path),
@@ -126,7 +123,7 @@ def test_each_command_exits_with_the_status_of_the_table(
 
 
 def test_eval_below_the_floor_exits_1_after_printing_its_figures(
-    fixtures: Path, tmp_path: Path
+    fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
     records = [json.loads(line) for line in (fixtures / CRAIGSLIST).read_text().splitlines()]
     records[0]["dialogue_acts"]["intent"][0] = "insist"  # a reference we disagree with
@@ -153,7 +150,7 @@ def test_label_keep_with_every_record_bad_exits_1_and_writes_every_record(
     assert "no record could be labelled" in result.stderr
 
 
-def test_label_keep_with_one_good_record_exits_0(fixtures: Path, tmp_path: Path) -> None:
+def test_label_keep_with_one_good_record_exits_0(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     source = tmp_path / "mixed.jsonl"
     good = (fixtures / CRAIGSLIST).read_text().splitlines()[0]
     source.write_text(good + "\n{oops\n")

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
 from actparse.cli import app
@@ -27,7 +28,7 @@ PYTHON_WORDING = (
 )
 
 
-def _casino(fixtures: Path, tmp_path: Path, speaker: str) -> Path:
+def _casino(fixtures: CorpusFixtures, tmp_path: Path, speaker: str) -> Path:
     dialogues = json.loads((fixtures / "casino_20.json").read_text())
     dialogues[0]["chat_logs"][0]["id"] = speaker
     path = tmp_path / "casino.json"
@@ -37,7 +38,7 @@ def _casino(fixtures: Path, tmp_path: Path, speaker: str) -> Path:
 
 @pytest.mark.parametrize("speaker", ["[/x]", "[bold]agent[/bold]", "[link=x]y"], ids=str)
 def test_an_id_that_looks_like_markup_is_printed_as_it_is(
-    speaker: str, fixtures: Path, tmp_path: Path
+    speaker: str, fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
     result = runner.invoke(app, ["label", str(_casino(fixtures, tmp_path, speaker))])
     assert result.exit_code == 2
@@ -46,7 +47,7 @@ def test_an_id_that_looks_like_markup_is_printed_as_it_is(
 
 
 def test_a_file_name_that_looks_like_markup_is_printed_as_it_is(
-    fixtures: Path, tmp_path: Path
+    fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
     out = tmp_path / "[bold]out.jsonl"
     source = str(fixtures / "craigslist_validation_20.jsonl")
@@ -56,7 +57,7 @@ def test_a_file_name_that_looks_like_markup_is_printed_as_it_is(
 
 
 def test_the_parquet_install_hint_keeps_its_brackets(
-    fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fixtures: CorpusFixtures, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, "pyarrow", None)  # as if pyarrow were not installed
     source = str(fixtures / "craigslist_validation_20.jsonl")
@@ -65,7 +66,7 @@ def test_the_parquet_install_hint_keeps_its_brackets(
     assert "pip install 'actparse[parquet]'" in result.output
 
 
-def _hf(fixtures: Path) -> dict[str, Any]:
+def _hf(fixtures: CorpusFixtures) -> dict[str, Any]:
     with (fixtures / "craigslist_validation_20.jsonl").open() as fh:
         record: dict[str, Any] = json.loads(fh.readline())
     return record
@@ -108,7 +109,7 @@ SHAPES = [
 @pytest.mark.parametrize(("make", "words"), SHAPES)
 @pytest.mark.parametrize("on_error", ["stop", "keep"])
 def test_a_record_of_the_wrong_shape_is_described_in_words(
-    make: Any, words: str, on_error: str, fixtures: Path, tmp_path: Path
+    make: Any, words: str, on_error: str, fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
     source = tmp_path / "bad.jsonl"
     source.write_text(json.dumps(make(_hf(fixtures))) + "\n")
@@ -170,7 +171,7 @@ def test_describe_turns_python_wording_into_words(error: BaseException, words: s
     assert describe(error).startswith(words)
 
 
-def test_one_dialogue_is_counted_in_the_singular(fixtures: Path, tmp_path: Path) -> None:
+def test_one_dialogue_is_counted_in_the_singular(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     source = tmp_path / "one.jsonl"
     source.write_text((fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()[0])
     out = tmp_path / "out.jsonl"

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
+from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
 import actparse
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
 
 
-def _hf_records(fixtures: Path) -> list[dict[str, Any]]:
+def _hf_records(fixtures: CorpusFixtures) -> list[dict[str, Any]]:
     lines = (fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()
     return [json.loads(line) for line in lines]
 
@@ -46,7 +47,7 @@ def _one_line_error(result: Any) -> str:
 # --- eval ---------------------------------------------------------------------------
 
 
-def test_eval_with_nothing_to_score_is_an_error(fixtures: Path, tmp_path: Path) -> None:
+def test_eval_with_nothing_to_score_is_an_error(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     # As in the test split: every reference intent empty, so the reference skipped them.
     records = _hf_records(fixtures)[:4]
     for r in records:
@@ -66,7 +67,9 @@ def test_eval_of_the_test_split_is_an_error(data_dir: Path) -> None:
     assert "100" not in result.stdout
 
 
-def test_eval_of_other_corpora_with_nothing_to_score(fixtures: Path, tmp_path: Path) -> None:
+def test_eval_of_other_corpora_with_nothing_to_score(
+    fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
     # Deal or No Deal dialogues that ended without agreement: no final split to compare.
     lines = (fixtures / "dealornodeal_val_20.txt").read_text().splitlines()
     disagreed = [line for line in lines if "<disagree>" in line or "<no_agreement>" in line]
@@ -76,7 +79,7 @@ def test_eval_of_other_corpora_with_nothing_to_score(fixtures: Path, tmp_path: P
     assert "final_split_accuracy" in _one_line_error(runner.invoke(app, ["eval", str(path)]))
 
 
-def test_a_wrong_corpus_is_a_one_line_error(fixtures: Path) -> None:
+def test_a_wrong_corpus_is_a_one_line_error(fixtures: CorpusFixtures) -> None:
     source = str(fixtures / "craigslist_validation_20.jsonl")
     for corpus in ("casino", "dealornodeal", "mutualfriends"):
         error = _one_line_error(runner.invoke(app, ["eval", source, "--corpus", corpus]))
@@ -86,7 +89,7 @@ def test_a_wrong_corpus_is_a_one_line_error(fixtures: Path) -> None:
 # --- label --------------------------------------------------------------------------
 
 
-def test_the_summary_speaks_of_the_corpus_at_hand(fixtures: Path, tmp_path: Path) -> None:
+def test_the_summary_speaks_of_the_corpus_at_hand(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     casino = runner.invoke(
         app, ["label", str(fixtures / "casino_20.json"), "-o", str(tmp_path / "c.jsonl")]
     )
@@ -99,7 +102,7 @@ def test_the_summary_speaks_of_the_corpus_at_hand(fixtures: Path, tmp_path: Path
     assert "skipped by Cocoa's length rule" in craigslist.stderr  # the fixture has short ones
 
 
-def test_label_batch_without_batched_says_so(fixtures: Path) -> None:
+def test_label_batch_without_batched_says_so(fixtures: CorpusFixtures) -> None:
     datasets = pytest.importorskip("datasets")
     records = _hf_records(fixtures)[:2]
     with pytest.raises(actparse.InputError, match=r"batched=True"):
@@ -114,7 +117,7 @@ def _label(args: list[str]) -> list[dict[str, Any]]:
     return [json.loads(line) for line in result.stdout.splitlines()]
 
 
-def test_rules_option_replaces_the_corpus_rules(fixtures: Path, tmp_path: Path) -> None:
+def test_rules_option_replaces_the_corpus_rules(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     rules = yaml.safe_load(shipped("craigslist", "tags.yaml").read_text(encoding="utf-8"))
     # The tag stays (the parser asks for it) but its rules match nothing.
     for rule in rules["rules"]:
@@ -139,7 +142,7 @@ def test_rules_option_replaces_the_corpus_rules(fixtures: Path, tmp_path: Path) 
     assert failed.stderr.startswith(f"error: {broken}:1: not valid YAML")
 
 
-def test_acts_option_replaces_the_act_space(fixtures: Path, tmp_path: Path) -> None:
+def test_acts_option_replaces_the_act_space(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     # An act file may still map a corpus' intents itself (under each act, a list per
     # corpus): that map, not the corpus folder's, gives the coarse acts.
     space = yaml.safe_load(shipped("acts.yaml").read_text(encoding="utf-8"))
@@ -156,7 +159,7 @@ def test_acts_option_replaces_the_act_space(fixtures: Path, tmp_path: Path) -> N
 
 
 def test_acts_option_checks_each_corpus_map_against_its_inventory(
-    fixtures: Path, tmp_path: Path
+    fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
     # An inventory alone: the corpus' own map must name only its acts.
     space = yaml.safe_load(shipped("acts.yaml").read_text(encoding="utf-8"))
@@ -179,7 +182,7 @@ def _strategy_rules(tmp_path: Path, keep: str) -> Path:
 
 @pytest.mark.parametrize("source", ["dealornodeal_val_20.txt", "craigslist_validation_20.jsonl"])
 def test_strategies_option_replaces_the_strategy_rules(
-    fixtures: Path, tmp_path: Path, source: str
+    fixtures: CorpusFixtures, tmp_path: Path, source: str
 ) -> None:
     path = _strategy_rules(tmp_path, "self-need")
     shipped_labels = _strategy_labels(_label([str(fixtures / source)]))
@@ -195,7 +198,9 @@ def _strategy_labels(records: list[dict[str, Any]]) -> set[str]:
     return {s for r in records for t in r["actparse"]["strategies"] for s in t}
 
 
-def test_strategies_option_keeps_the_casino_lexicon(fixtures: Path, tmp_path: Path) -> None:
+def test_strategies_option_keeps_the_casino_lexicon(
+    fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
     # The user's rules replace the shipped ones; CaSiNo's learned lexicon still counts.
     from actparse.engine.strategies import StrategyTagger, load_strategy_rules
     from actparse.engine.strategy_lexicon import load_strategy_lexicon
@@ -212,7 +217,7 @@ def test_strategies_option_keeps_the_casino_lexicon(fixtures: Path, tmp_path: Pa
                 assert act["strategies"] == list(tag(text)), text
 
 
-def test_eval_scores_the_strategies_option(fixtures: Path, tmp_path: Path) -> None:
+def test_eval_scores_the_strategies_option(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     path = _strategy_rules(tmp_path, "vouch-fair")
     source = str(fixtures / "casino_20.json")
 
@@ -227,7 +232,7 @@ def test_eval_scores_the_strategies_option(fixtures: Path, tmp_path: Path) -> No
 
 
 def test_a_strategy_rule_with_another_label_names_its_file_and_line(
-    fixtures: Path, tmp_path: Path
+    fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
     path = tmp_path / "strategies.yaml"
     path.write_text(

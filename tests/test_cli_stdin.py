@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
+from corpus_fixtures import FIXTURES
 from typer.testing import CliRunner
 
 from actparse import cli
@@ -23,7 +24,6 @@ from actparse.cli import app
 from actparse.cli_run import stdin_is_data
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SAMPLE_SAYS = "Sample: sample.jsonl bundled with actparse"
 runner = CliRunner()
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
 import actparse
@@ -49,7 +50,7 @@ def _rows(frame: Any) -> list[dict[str, Any]]:
     "name", ["dealornodeal_val_20.txt", "casino_20.json", "craigslist_validation_20.jsonl"]
 )
 def test_the_cluster_gives_the_rows_of_the_command_line(
-    fixtures: Path, tmp_path: Path, name: str
+    fixtures: CorpusFixtures, tmp_path: Path, name: str
 ) -> None:
     source = fixtures / name
     out = tmp_path / "turns.parquet"
@@ -62,7 +63,7 @@ def test_the_cluster_gives_the_rows_of_the_command_line(
 
 
 @pytest.mark.slow
-def test_worker_processes_give_the_same_rows(fixtures: Path) -> None:
+def test_worker_processes_give_the_same_rows(fixtures: CorpusFixtures) -> None:
     """A real cluster sends the records to other processes: they must survive pickling
     (a thread cluster never pickles them)."""
     source = fixtures / "dealornodeal_val_20.txt"

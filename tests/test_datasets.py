@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 
 import actparse
 
@@ -31,7 +32,9 @@ def _dataset(path: Path) -> Any:
 
 
 @pytest.mark.parametrize("corpus", sorted(LAYOUTS))
-def test_turns_batch_is_typed_and_gives_each_rows_table(fixtures: Path, corpus: str) -> None:
+def test_turns_batch_is_typed_and_gives_each_rows_table(
+    fixtures: CorpusFixtures, corpus: str
+) -> None:
     dataset = _dataset(fixtures / LAYOUTS[corpus])
     features = actparse.turn_features(dataset.features)
     mapped = dataset.map(
@@ -47,7 +50,7 @@ def test_turns_batch_is_typed_and_gives_each_rows_table(fixtures: Path, corpus: 
         assert {t["corpus"] for t in turns} == {corpus}
 
 
-def test_splits_come_out_as_typed_lists(fixtures: Path) -> None:
+def test_splits_come_out_as_typed_lists(fixtures: CorpusFixtures) -> None:
     dataset = _dataset(fixtures / LAYOUTS["dealornodeal"])
     mapped = dataset.map(
         actparse.turns_batch,
@@ -65,7 +68,7 @@ def test_splits_come_out_as_typed_lists(fixtures: Path) -> None:
     assert first["split"][0] == {"item": "book", "agent_0": 1, "agent_1": 0}
 
 
-def test_without_indices_a_row_without_an_id_is_refused(fixtures: Path) -> None:
+def test_without_indices_a_row_without_an_id_is_refused(fixtures: CorpusFixtures) -> None:
     """Its place in the batch would be its id, the same in every batch (``batch:1`` was):
     the message says how to pass the indices."""
     records = [r.raw for r in actparse.read_records(fixtures / LAYOUTS["craigslist"])][:2]
@@ -82,21 +85,21 @@ def test_without_indices_a_row_without_an_id_is_refused(fixtures: Path) -> None:
     assert [t[0]["dialogue_id"] for t in turns] == ["7", "8"]
 
 
-def test_without_indices_a_row_with_its_own_id_keeps_it(fixtures: Path) -> None:
+def test_without_indices_a_row_with_its_own_id_keeps_it(fixtures: CorpusFixtures) -> None:
     records = [r.raw for r in actparse.read_records(fixtures / LAYOUTS["casino"])][:2]
     batch = {key: [r[key] for r in records] for key in records[0]}
     turns = actparse.turns_batch(batch)["turns"]
     assert [t[0]["dialogue_id"] for t in turns] == [str(r["dialogue_id"]) for r in records]
 
 
-def test_label_batch_points_to_turns_batch_for_other_formats(fixtures: Path) -> None:
+def test_label_batch_points_to_turns_batch_for_other_formats(fixtures: CorpusFixtures) -> None:
     records = [r.raw for r in actparse.read_records(fixtures / LAYOUTS["casino"])][:2]
     batch = {key: [r[key] for r in records] for key in records[0]}
     with pytest.raises(actparse.InputError, match="turns_batch labels every format"):
         actparse.label_batch(batch)
 
 
-def test_turns_batch_without_batched_names_itself(fixtures: Path) -> None:
+def test_turns_batch_without_batched_names_itself(fixtures: CorpusFixtures) -> None:
     """``map`` without ``batched=True`` hands over one record; the error names the function
     called (it used to name label_batch whichever was used)."""
     dataset = _dataset(fixtures / LAYOUTS["casino"]).select(range(2))

@@ -9,17 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import FIXTURES
 
 from actparse import registry
 from actparse.io.records import Record, read_records
 
 #: Files of the shared data folder that hold no dialogues.
 NOT_DIALOGUES = {"cocoa_price_lexicon.json"}
-FIXTURES = sorted(
-    p
-    for p in (Path(__file__).resolve().parent / "fixtures").iterdir()
-    if p.is_file() and p.suffix in {".json", ".jsonl", ".txt"}
-)
+FIXTURE_FILES = [p for p in FIXTURES.paths() if p.suffix in {".json", ".jsonl", ".txt"}]
 
 
 def _one_claimant_each(records: list[Record]) -> None:
@@ -30,7 +27,7 @@ def _one_claimant_each(records: list[Record]) -> None:
         assert registry.claimants(record.raw) == (record.format,), (record.where, claimed)
 
 
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.name)
 def test_every_fixture_record_is_claimed_by_one_format(path: Path) -> None:
     _one_claimant_each(list(read_records(path)))
 

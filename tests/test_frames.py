@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 
 import actparse
 from actparse.io.turn_files import read_turn_table
@@ -34,7 +35,7 @@ def frame_rows(frame: Any) -> list[dict[str, Any]]:
     ]
 
 
-def test_the_dtypes_are_the_same_for_every_corpus(fixtures: Path) -> None:
+def test_the_dtypes_are_the_same_for_every_corpus(fixtures: CorpusFixtures) -> None:
     empty = actparse.to_frame([])
     assert tuple(empty.columns) == column_names() and len(empty) == 0
     expected = list(empty.dtypes)
@@ -46,12 +47,12 @@ def test_the_dtypes_are_the_same_for_every_corpus(fixtures: Path) -> None:
 
 
 @pytest.mark.parametrize("name", FIXTURES)
-def test_to_frame_has_the_rows_of_the_table(fixtures: Path, name: str) -> None:
+def test_to_frame_has_the_rows_of_the_table(fixtures: CorpusFixtures, name: str) -> None:
     frame = actparse.to_frame(fixtures / name)
     assert frame_rows(frame) == list(actparse.iter_turn_rows(fixtures / name))
 
 
-def test_to_frame_takes_records_and_a_corpus(fixtures: Path) -> None:
+def test_to_frame_takes_records_and_a_corpus(fixtures: CorpusFixtures) -> None:
     records = [r.raw for r in actparse.read_records(fixtures / "casino_20.json")]
     frame = actparse.to_frame(records, corpus="casino")
     assert frame["dialogue_id"].nunique() == 20
@@ -61,7 +62,7 @@ def test_to_frame_takes_records_and_a_corpus(fixtures: Path) -> None:
         actparse.to_frame(records, corpus="craigslist")
 
 
-def test_the_frame_is_what_the_cli_writes(fixtures: Path, tmp_path: Path) -> None:
+def test_the_frame_is_what_the_cli_writes(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     pytest.importorskip("pyarrow")
     source = fixtures / "dealornodeal_val_20.txt"
     out = tmp_path / "turns.parquet"
@@ -77,7 +78,7 @@ def test_the_frame_is_what_the_cli_writes(fixtures: Path, tmp_path: Path) -> Non
     assert pd.read_parquet(out)["text"].tolist() == frame["text"].tolist()
 
 
-def test_without_pandas_the_error_says_how_to_install_it(fixtures: Path) -> None:
+def test_without_pandas_the_error_says_how_to_install_it(fixtures: CorpusFixtures) -> None:
     code = (
         "import sys; sys.modules['pandas'] = None\n"
         "import actparse\n"

@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import FIXTURES
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 #: The README sections whose examples are run, and what each needs installed.
 SECTIONS = {

@@ -15,6 +15,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 
 import actparse
 from actparse import registry
@@ -126,7 +127,7 @@ def test_a_corpus_registered_at_run_time_labels_and_evaluates(toy: registry.Corp
     assert [a.coarse for a in acts] == ["greet", "inquire", "unknown"]
 
 
-def test_labelling_craigslist_imports_no_other_corpus(fixtures: Path) -> None:
+def test_labelling_craigslist_imports_no_other_corpus(fixtures: CorpusFixtures) -> None:
     code = (
         "import sys, actparse\n"
         f"list(actparse.label_file({str(fixtures / 'craigslist_validation_20.jsonl')!r}))\n"

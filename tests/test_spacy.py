@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import spacy
+from corpus_fixtures import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from spacy.tokens import Doc, DocBin
@@ -25,7 +26,6 @@ from actparse.models import Listing, Party
 from actparse.spacy_components import CocoaTokenizer, blank_pipeline, parse_docs
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def _messages(path: Path) -> list[str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 
 from actparse import registry
 from actparse.corpora.craigslist.parser import CraigslistParser
@@ -28,7 +29,7 @@ BOUND = 5.0
 assert BOUND < deadline.RECORD_DEADLINE
 
 
-def _craigslist(fixtures: Path, tmp_path: Path, turns: list[str]) -> Path:
+def _craigslist(fixtures: CorpusFixtures, tmp_path: Path, turns: list[str]) -> Path:
     record = json.loads((fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()[0])
     n = len(turns)
     record.update(
@@ -41,7 +42,7 @@ def _craigslist(fixtures: Path, tmp_path: Path, turns: list[str]) -> Path:
     return path
 
 
-def _casino(fixtures: Path, tmp_path: Path, turns: list[str]) -> Path:
+def _casino(fixtures: CorpusFixtures, tmp_path: Path, turns: list[str]) -> Path:
     record = json.loads((fixtures / "casino_20.json").read_text())[0]
     agents = ["mturk_agent_1", "mturk_agent_2"]
     record["chat_logs"] = [
@@ -76,7 +77,7 @@ def extended_parser() -> registry.Parser:
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_hostile_record_is_labelled_in_bounded_time(
-    case: str, fixtures: Path, tmp_path: Path, extended_parser: registry.Parser
+    case: str, fixtures: CorpusFixtures, tmp_path: Path, extended_parser: registry.Parser
 ) -> None:
     make, turns, mode = CASES[case]
     path = make(fixtures, tmp_path, turns)

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
 import actparse
@@ -33,7 +34,7 @@ HELD_OUT = 100
 
 
 @pytest.mark.parametrize("name", FIXTURES)
-def test_every_message_act_has_strategies(fixtures: Path, name: str) -> None:
+def test_every_message_act_has_strategies(fixtures: CorpusFixtures, name: str) -> None:
     for record in read_records(fixtures / name):
         dialogue = record.dialogue()
         acts = actparse.parse_dialogue(dialogue)
@@ -47,7 +48,7 @@ def test_every_message_act_has_strategies(fixtures: Path, name: str) -> None:
 
 
 def test_both_views_of_a_deal_or_no_deal_dialogue_have_the_same_strategies(
-    fixtures: Path,
+    fixtures: CorpusFixtures,
 ) -> None:
     dialogues = [r.dialogue() for r in read_records(fixtures / "dealornodeal_val_20.txt")]
     parser = actparse.parser_for("dealornodeal")
@@ -63,7 +64,7 @@ def test_both_views_of_a_deal_or_no_deal_dialogue_have_the_same_strategies(
     assert pairs, "the fixture holds both views of some dialogue"
 
 
-def test_labelled_outputs_carry_the_strategies(fixtures: Path) -> None:
+def test_labelled_outputs_carry_the_strategies(fixtures: CorpusFixtures) -> None:
     (casino,) = [r.raw for r in read_records(fixtures / "casino_20.json")][:1]
     labelled = actparse.label_record(casino)
     deal_actions = {"Submit-Deal", "Accept-Deal", "Reject-Deal", "Walk-Away"}
@@ -78,14 +79,14 @@ def test_labelled_outputs_carry_the_strategies(fixtures: Path) -> None:
     assert len(hf["actparse"]["strategies"]) == len(hf["dialogue_acts"]["intent"])
 
 
-def test_the_per_turn_table_has_a_strategies_column(fixtures: Path) -> None:
+def test_the_per_turn_table_has_a_strategies_column(fixtures: CorpusFixtures) -> None:
     rows = list(actparse.iter_turn_rows(fixtures / "casino_20.json"))
     assert all(isinstance(r["strategies"], list) for r in rows)
     assert any(r["strategies"] == [NON_STRATEGIC] for r in rows)
     assert all(r["strategies"] for r in rows if r["action"] == "message" and r["text"].strip())
 
 
-def test_eval_json_reports_the_strategy_figures(fixtures: Path) -> None:
+def test_eval_json_reports_the_strategy_figures(fixtures: CorpusFixtures) -> None:
     result = runner.invoke(app, ["eval", str(fixtures / "casino_20.json"), "--json"])
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)["figures"]
@@ -97,7 +98,7 @@ def test_eval_json_reports_the_strategy_figures(fixtures: Path) -> None:
     assert figures["strategy_confusions"][0]["examples"]
 
 
-def test_eval_tables_show_labels_and_costliest_confusions(fixtures: Path) -> None:
+def test_eval_tables_show_labels_and_costliest_confusions(fixtures: CorpusFixtures) -> None:
     tables = evaluate_casino(read_records(fixtures / "casino_20.json")).tables()
     titles = [t.title for t in tables]
     assert "strategies against the annotations" in titles
@@ -125,7 +126,7 @@ def test_development_part_figures(data_dir: Path) -> None:
     assert figures["strategy_macro_f1_10"] >= 0.68
 
 
-def test_the_shared_split_parser_tags_strategies(fixtures: Path) -> None:
+def test_the_shared_split_parser_tags_strategies(fixtures: CorpusFixtures) -> None:
     # The strategies are the item-split turn loop's, not each corpus parser's own copy:
     # a new split corpus gets them without writing the tagging again.
     from actparse.corpora.dealornodeal import ITEMS

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 
 from actparse import parse_dialogue, registry
 from actparse.corpora.craigslist.parser import INTENTS
@@ -36,7 +37,7 @@ def test_unmapped_intent_is_an_error() -> None:
         SPACE.coarse("craigslist", "haggle")
 
 
-def test_craigslist_acts_carry_the_mapped_coarse_act(fixtures: Path) -> None:
+def test_craigslist_acts_carry_the_mapped_coarse_act(fixtures: CorpusFixtures) -> None:
     import json
 
     for line in (fixtures / "craigslist_validation_20.jsonl").read_text().splitlines():

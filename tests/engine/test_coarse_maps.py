@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 
 import actparse
 from actparse import registry
@@ -110,7 +111,9 @@ def test_an_intent_mapped_twice_is_named(tiny: Path) -> None:
         pipeline("tiny")
 
 
-def test_parsers_give_native_intents_and_the_pipeline_the_coarse_acts(fixtures: Path) -> None:
+def test_parsers_give_native_intents_and_the_pipeline_the_coarse_acts(
+    fixtures: CorpusFixtures,
+) -> None:
     import json
 
     raw = json.loads((fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()[0])

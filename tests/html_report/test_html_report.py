@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
 pytest.importorskip("plotly", reason="the report needs the 'report' extra (plotly)")
@@ -29,7 +30,7 @@ def _data(page: str) -> list[dict[str, object]]:
     return data
 
 
-def test_the_page_holds_everything_inline(fixtures: Path) -> None:
+def test_the_page_holds_everything_inline(fixtures: CorpusFixtures) -> None:
     page = render_report([fixtures / name for name in INPUTS])
     # No script, style or image from anywhere else: the file opens offline. (plotly.js
     # holds addresses in its strings: the markup outside the scripts is what loads.)
@@ -42,7 +43,7 @@ def test_the_page_holds_everything_inline(fixtures: Path) -> None:
     assert corpora == {0, 1, 2}
 
 
-def test_the_overview_has_the_evaluators_figures(fixtures: Path) -> None:
+def test_the_overview_has_the_evaluators_figures(fixtures: CorpusFixtures) -> None:
     page = render_report([fixtures / name for name in INPUTS])
     for name in INPUTS:
         report = evaluate_path(fixtures / name)
@@ -51,7 +52,7 @@ def test_the_overview_has_the_evaluators_figures(fixtures: Path) -> None:
             assert table.title in page
 
 
-def test_every_miss_of_the_evaluator_marks_one_dialogue(fixtures: Path) -> None:
+def test_every_miss_of_the_evaluator_marks_one_dialogue(fixtures: CorpusFixtures) -> None:
     for name in INPUTS:
         data = collect_input(fixtures / name)
         misses = {m.where for m in evaluate_path(fixtures / name).misses()}
@@ -61,7 +62,7 @@ def test_every_miss_of_the_evaluator_marks_one_dialogue(fixtures: Path) -> None:
     assert casino.misses, "the fixture has misses to show"
 
 
-def test_each_dealornodeal_dialogue_shows_once(fixtures: Path) -> None:
+def test_each_dealornodeal_dialogue_shows_once(fixtures: CorpusFixtures) -> None:
     data = collect_input(fixtures / "dealornodeal_val_20.txt")
     assert (
         len(data.dialogues)
@@ -69,7 +70,9 @@ def test_each_dealornodeal_dialogue_shows_once(fixtures: Path) -> None:
     )
 
 
-def test_an_input_without_reference_gets_acts_and_says_why(fixtures: Path, tmp_path: Path) -> None:
+def test_an_input_without_reference_gets_acts_and_says_why(
+    fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
     lines = (fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()
     records = [json.loads(line) for line in lines]
     for r in records:  # as the test split ships: no reference acts
@@ -84,7 +87,7 @@ def test_an_input_without_reference_gets_acts_and_says_why(fixtures: Path, tmp_p
     assert "nothing to score" in page
 
 
-def test_prices_are_highlighted_where_they_stand(fixtures: Path) -> None:
+def test_prices_are_highlighted_where_they_stand(fixtures: CorpusFixtures) -> None:
     page = render_report([fixtures / "craigslist_validation_20.jsonl"])
     marks = [
         turn[1][s[0] : s[1]]
@@ -96,7 +99,7 @@ def test_prices_are_highlighted_where_they_stand(fixtures: Path) -> None:
     assert marks and all(any(c.isdigit() for c in m) for m in marks)
 
 
-def test_the_command_writes_one_file(fixtures: Path, tmp_path: Path) -> None:
+def test_the_command_writes_one_file(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     out = tmp_path / "r.html"
     result = CliRunner().invoke(
         app, ["report", *(str(fixtures / n) for n in INPUTS), "-o", str(out)]
@@ -107,7 +110,7 @@ def test_the_command_writes_one_file(fixtures: Path, tmp_path: Path) -> None:
 
 
 def test_without_the_extra_one_line_says_what_to_install(
-    fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fixtures: CorpusFixtures, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, "plotly", None)  # as if plotly were not installed
     out = tmp_path / "r.html"
@@ -137,7 +140,7 @@ def test_labelling_never_imports_the_report() -> None:
     assert out.stdout.strip() == "False"
 
 
-def test_writers_are_named_as_the_evaluators_misses_name_them(fixtures: Path) -> None:
+def test_writers_are_named_as_the_evaluators_misses_name_them(fixtures: CorpusFixtures) -> None:
     page = render_report([fixtures / "dealornodeal_val_20.txt", fixtures / INPUTS[2]])
     writers: dict[object, set[str]] = {}
     for d in _data(page):
@@ -149,7 +152,7 @@ def test_writers_are_named_as_the_evaluators_misses_name_them(fixtures: Path) ->
 HOSTILE = "<!--<script>alert(1)</script> </script><img src=x onerror=alert(2)> & \u2028"
 
 
-def test_markup_in_a_message_stays_text(fixtures: Path, tmp_path: Path) -> None:
+def test_markup_in_a_message_stays_text(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     # A message is data: "</script>" must not end the data element, nor "<!--<script"
     # change how the browser parses the rest of it.
     records = json.loads((fixtures / "casino_20.json").read_text(encoding="utf-8"))
@@ -166,7 +169,7 @@ def test_markup_in_a_message_stays_text(fixtures: Path, tmp_path: Path) -> None:
     assert HOSTILE in texts
 
 
-def test_the_browser_shows_our_strategies_beside_the_annotators(fixtures: Path) -> None:
+def test_the_browser_shows_our_strategies_beside_the_annotators(fixtures: CorpusFixtures) -> None:
     from actparse.html_report.browser import browser_data
 
     data = collect_input(fixtures / "casino_20.json")
@@ -181,7 +184,7 @@ def test_the_browser_shows_our_strategies_beside_the_annotators(fixtures: Path) 
 @pytest.mark.parametrize(
     "name", ["mutualfriends_card_sample.jsonl", "mutualfriends_handmade_cocoa.json"]
 )
-def test_mutualfriends_inputs_get_their_figures(fixtures: Path, name: str) -> None:
+def test_mutualfriends_inputs_get_their_figures(fixtures: CorpusFixtures, name: str) -> None:
     # The MutualFriends evaluator needs its parser's per-turn analysis: the recording
     # parser the report evaluates through must pass it on, not be refused.
     data = collect_input(fixtures / name)
@@ -190,7 +193,7 @@ def test_mutualfriends_inputs_get_their_figures(fixtures: Path, name: str) -> No
     assert data.dialogues and all(len(d.acts) == len(d.dialogue.turns) for d in data.dialogues)
 
 
-def test_the_output_is_checked_as_labels_are(fixtures: Path, tmp_path: Path) -> None:
+def test_the_output_is_checked_as_labels_are(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     # The report writes through io.destination like every other output: a link stays a
     # link, the input is never written over, and errors name the output, not a temporary.
     source = tmp_path / "in.jsonl"
@@ -209,7 +212,7 @@ def test_the_output_is_checked_as_labels_are(fixtures: Path, tmp_path: Path) -> 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "link.html", "real.html"]
 
 
-def test_a_lone_surrogate_is_shown_not_fatal(fixtures: Path, tmp_path: Path) -> None:
+def test_a_lone_surrogate_is_shown_not_fatal(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     # label keeps a lone surrogate as its JSON escape; the report had refused the whole
     # input, as no UTF-8 page can hold one.
     dialogues = json.loads((fixtures / INPUTS[0]).read_text(encoding="utf-8"))[:2]
@@ -227,7 +230,7 @@ def test_a_lone_surrogate_is_shown_not_fatal(fixtures: Path, tmp_path: Path) -> 
     assert "bad\\udcffname.json" in page
 
 
-def test_highlights_count_as_the_page_script_does(fixtures: Path, tmp_path: Path) -> None:
+def test_highlights_count_as_the_page_script_does(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     # The script slices text by UTF-16 code units: an emoji (two of them) before a price
     # had shifted the mark by one per emoji, marking "$5" or " 5" for "$50".
     record = json.loads((fixtures / INPUTS[2]).read_text(encoding="utf-8").splitlines()[0])
@@ -241,7 +244,7 @@ def test_highlights_count_as_the_page_script_does(fixtures: Path, tmp_path: Path
     assert "50" in marks or "$50" in marks, marks
 
 
-def test_the_browser_shows_our_strategies_and_the_annotators(fixtures: Path) -> None:
+def test_the_browser_shows_our_strategies_and_the_annotators(fixtures: CorpusFixtures) -> None:
     # Each message turn carries the labels our tagger gave it (CaSiNo's: the rules and
     # the learned lexicon); a turn the annotators labelled carries theirs apart, never
     # in place of ours.
@@ -260,7 +263,9 @@ def test_the_browser_shows_our_strategies_and_the_annotators(fixtures: Path) -> 
     assert any(s[8] and s[8] != s[5] for s in page_turns), "the fixture has annotations"
 
 
-def test_inputs_of_the_same_file_name_are_told_apart(fixtures: Path, tmp_path: Path) -> None:
+def test_inputs_of_the_same_file_name_are_told_apart(
+    fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
     # Two "x.jsonl" from two folders had the same legend entry and the same choice in the
     # browser's input filter; they are named by their paths instead.
     paths = [tmp_path / folder / "x.jsonl" for folder in ("a", "b")]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 
 from actparse import evaluate_path
 from actparse.html_report import write_report
@@ -130,7 +131,7 @@ def _open_and_check(browser: Any, paths: Sequence[Path], out: Path, shot: Path) 
 
 
 def test_the_report_of_the_fixtures_in_chromium(
-    browser: Any, fixtures: Path, tmp_path: Path
+    browser: Any, fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
     paths = [fixtures / name for name in FIXTURE_INPUTS]
     _open_and_check(browser, paths, tmp_path / "report.html", tmp_path / "report.png")

@@ -14,10 +14,10 @@ import json
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+from corpus_fixtures import FIXTURES
+
 GOOD = 3  # good records each case starts from
 
 

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
 from actparse import label_batch
@@ -20,12 +21,12 @@ from actparse.io.records import InputError, read_records
 runner = CliRunner()
 
 
-def _lines(fixtures: Path) -> list[str]:
+def _lines(fixtures: CorpusFixtures) -> list[str]:
     return (fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()
 
 
 @pytest.fixture
-def bad_file(fixtures: Path, tmp_path: Path) -> Path:
+def bad_file(fixtures: CorpusFixtures, tmp_path: Path) -> Path:
     lines = _lines(fixtures)
     no_utterance = json.loads(lines[0])
     del no_utterance["utterance"]
@@ -64,7 +65,7 @@ def test_stop_names_the_line_and_leaves_no_file(bad_file: Path, tmp_path: Path) 
 
 
 def test_a_bad_record_leaves_its_batch_neighbours_as_they_were(
-    bad_file: Path, fixtures: Path
+    bad_file: Path, fixtures: CorpusFixtures
 ) -> None:
     # The bad records make their batch fall back to labelling record by record.
     kept = [o.line for o in label_items(iter_items(bad_file), on_error="keep")]
@@ -72,20 +73,20 @@ def test_a_bad_record_leaves_its_batch_neighbours_as_they_were(
     assert kept[0] == clean[0] and kept[4] == clean[2]
 
 
-def test_parse_many_gives_what_parse_gives(fixtures: Path) -> None:
+def test_parse_many_gives_what_parse_gives(fixtures: CorpusFixtures) -> None:
     parser = default_parser()
     dialogues = [r.dialogue() for r in read_records(fixtures / "craigslist_validation_20.jsonl")]
     assert parser.parse_many(dialogues) == [parser.parse(d) for d in dialogues]
 
 
-def test_parallel_output_keeps_input_order(fixtures: Path) -> None:
+def test_parallel_output_keeps_input_order(fixtures: CorpusFixtures) -> None:
     source = fixtures / "craigslist_validation_20.jsonl"
     one = [o.line for o in label_items(iter_items(source), jobs=1)]
     two = [o.line for o in label_items(iter_items(source), jobs=2)]
     assert one == two and len(one) == 20
 
 
-def test_gzip_in_and_out(fixtures: Path, tmp_path: Path) -> None:
+def test_gzip_in_and_out(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     source = tmp_path / "in.jsonl.gz"
     source.write_bytes(gzip.compress((fixtures / "craigslist_validation_20.jsonl").read_bytes()))
     out = tmp_path / "out.jsonl.gz"
@@ -97,7 +98,7 @@ def test_gzip_in_and_out(fixtures: Path, tmp_path: Path) -> None:
 
 
 def _acts_of_json_path(
-    fixtures: Path, field: str = "dialogue_acts"
+    fixtures: CorpusFixtures, field: str = "dialogue_acts"
 ) -> list[dict[str, list[object]]]:
     return [
         json.loads(o.line)[field]
@@ -105,7 +106,7 @@ def _acts_of_json_path(
     ]
 
 
-def test_parquet_gives_the_same_acts(fixtures: Path, tmp_path: Path) -> None:
+def test_parquet_gives_the_same_acts(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     pa = pytest.importorskip("pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")
     rows = [json.loads(line) for line in _lines(fixtures)]
@@ -125,7 +126,7 @@ def test_parquet_gives_the_same_acts(fixtures: Path, tmp_path: Path) -> None:
     assert labelled.column("actparse").to_pylist() == _acts_of_json_path(fixtures, "actparse")
 
 
-def test_datasets_map_gives_the_same_acts(fixtures: Path) -> None:
+def test_datasets_map_gives_the_same_acts(fixtures: CorpusFixtures) -> None:
     datasets = pytest.importorskip("datasets")
     rows = [json.loads(line) for line in _lines(fixtures)]
     dataset = datasets.Dataset.from_list(rows)
@@ -134,7 +135,7 @@ def test_datasets_map_gives_the_same_acts(fixtures: Path) -> None:
     assert mapped["actparse"] == _acts_of_json_path(fixtures, "actparse")
 
 
-def test_label_batch_says_when_the_columns_are_not_hf_craigslist(fixtures: Path) -> None:
+def test_label_batch_says_when_the_columns_are_not_hf_craigslist(fixtures: CorpusFixtures) -> None:
     transcript = json.loads((fixtures / "craigslist_transcripts_20.json").read_text())[0]
     columns = {name: [value] for name, value in transcript.items()}
     with pytest.raises(InputError, match=r"keeps its acts in one column \(hf\), not cocoa"):
@@ -203,7 +204,7 @@ def test_parquet_types_a_column_empty_in_the_first_batch_from_later_rows(
 
 @pytest.mark.parametrize("name", ["craigslist_validation_20.jsonl", "casino_20.json"])
 def test_labelled_parquet_goes_through_eval_and_report(
-    fixtures: Path, tmp_path: Path, name: str
+    fixtures: CorpusFixtures, tmp_path: Path, name: str
 ) -> None:
     # label writes Parquet; eval and report read records through read_records, which
     # had taken the file for text ("cannot tell the format", or "not valid UTF-8").

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
 from actparse import iter_turn_rows, label_file
@@ -32,7 +33,7 @@ def _coarse_by_dialogue(source: Path) -> list[list[str | None]]:
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_hf_gets_a_coarse_list_in_actparse_and_nothing_else(
-    fixtures: Path, tmp_path: Path, jobs: str
+    fixtures: CorpusFixtures, tmp_path: Path, jobs: str
 ) -> None:
     source = fixtures / "craigslist_validation_20.jsonl"
     plain = _label(source, tmp_path / "plain.jsonl", "--jobs", jobs)
@@ -50,7 +51,9 @@ def test_hf_gets_a_coarse_list_in_actparse_and_nothing_else(
     assert not any('"coarse"' in line for line in plain)
 
 
-def test_without_coarse_the_output_is_the_library_output(fixtures: Path, tmp_path: Path) -> None:
+def test_without_coarse_the_output_is_the_library_output(
+    fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
     for name in ("craigslist_validation_20.jsonl", "craigslist_transcripts_20.json"):
         lines = _label(fixtures / name, tmp_path / "out.jsonl")
         # (An HF line keeps its input's characters outside dialogue_acts: compare values.)
@@ -62,7 +65,9 @@ def _strip_coarse(record: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-def test_cocoa_gets_coarse_in_actparse_not_in_metadata(fixtures: Path, tmp_path: Path) -> None:
+def test_cocoa_gets_coarse_in_actparse_not_in_metadata(
+    fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
     source = fixtures / "craigslist_transcripts_20.json"
     plain = _label(source, tmp_path / "plain.jsonl")
     coarse = _label(source, tmp_path / "coarse.jsonl", "--coarse")
@@ -75,14 +80,16 @@ def test_cocoa_gets_coarse_in_actparse_not_in_metadata(fixtures: Path, tmp_path:
         assert json.dumps(_strip_coarse(record), ensure_ascii=False) == without
 
 
-def test_formats_that_have_the_coarse_act_are_unchanged(fixtures: Path, tmp_path: Path) -> None:
+def test_formats_that_have_the_coarse_act_are_unchanged(
+    fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
     for name in ("casino_20.json", "dealornodeal_val_20.txt", "mutualfriends_card_sample.jsonl"):
         plain = _label(fixtures / name, tmp_path / "plain.jsonl")
         assert _label(fixtures / name, tmp_path / "coarse.jsonl", "--coarse") == plain
 
 
 def test_parquet_output_of_a_parquet_input_gets_the_coarse_list(
-    fixtures: Path, tmp_path: Path
+    fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
     source = fixtures / "craigslist_validation_20.jsonl"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import regex
+from corpus_fixtures import CorpusFixtures
 
 from actparse import registry
 from actparse.io import deadline
@@ -66,7 +67,7 @@ def short_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(deadline, "BATCH_DEADLINE", LIMIT / 3)
 
 
-def _craigslist_file(fixtures: Path, tmp_path: Path, hanging: int) -> Path:
+def _craigslist_file(fixtures: CorpusFixtures, tmp_path: Path, hanging: int) -> Path:
     lines = (fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()
     record = json.loads(lines[hanging])
     record["utterance"][0] = HANG
@@ -76,7 +77,7 @@ def _craigslist_file(fixtures: Path, tmp_path: Path, hanging: int) -> Path:
     return path
 
 
-def _dealornodeal_file(fixtures: Path, tmp_path: Path, hanging: int) -> Path:
+def _dealornodeal_file(fixtures: CorpusFixtures, tmp_path: Path, hanging: int) -> Path:
     lines = (fixtures / "dealornodeal_val_20.txt").read_text().splitlines()
     start = lines[hanging].index("<dialogue>") + len("<dialogue>")
     end = lines[hanging].index("<eos>", start)
@@ -96,7 +97,7 @@ CORPORA = {
 @pytest.mark.parametrize("how", ["python", "regex"], ids=["python-loop", "runaway-regex"])
 @pytest.mark.parametrize("corpus", sorted(CORPORA))
 def test_keep_mode_gives_an_error_record_within_the_deadline(
-    corpus: str, how: str, jobs: int, fixtures: Path, tmp_path: Path
+    corpus: str, how: str, jobs: int, fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
     make_file, parser = CORPORA[corpus]
     path = make_file(fixtures, tmp_path, hanging=3)
@@ -121,7 +122,7 @@ def test_keep_mode_gives_an_error_record_within_the_deadline(
 @pytest.mark.parametrize("jobs", [1, 2], ids=["in-process", "two-workers"])
 @pytest.mark.parametrize("corpus", sorted(CORPORA))
 def test_stop_mode_names_the_record_within_the_deadline(
-    corpus: str, jobs: int, fixtures: Path, tmp_path: Path
+    corpus: str, jobs: int, fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
     make_file, parser = CORPORA[corpus]
     path = make_file(fixtures, tmp_path, hanging=5)
@@ -132,7 +133,7 @@ def test_stop_mode_names_the_record_within_the_deadline(
 
 
 def test_the_good_records_come_out_as_without_the_hanging_one(
-    fixtures: Path, tmp_path: Path
+    fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
     path = _craigslist_file(fixtures, tmp_path, hanging=0)
     hanging = {"craigslist": _HangingBatches("craigslist", "python")}

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 
 OLD = "old contents\n"
 #: Copies of the test split (838 dialogues each): long enough to be mid-run when signalled.
@@ -136,22 +137,27 @@ def test_a_signal_ignored_at_the_start_stays_ignored(long_input: Path, tmp_path:
 @pytest.mark.parametrize(
     "args",
     [
-        ["label", "{fixtures}/craigslist_validation_20.jsonl"],
-        ["label", "{fixtures}/craigslist_validation_20.jsonl", "-j", "2"],
+        ["label", "{craigslist}"],
+        ["label", "{craigslist}", "-j", "2"],
         ["label"],  # the bundled sample, as a table
-        ["eval", "{fixtures}/craigslist_validation_20.jsonl"],
-        ["eval", "{fixtures}/craigslist_validation_20.jsonl", "--json"],
+        ["eval", "{craigslist}"],
+        ["eval", "{craigslist}", "--json"],
     ],
     ids=["label-json-lines", "label-jobs2", "label-sample-table", "eval-table", "eval-json"],
 )
 def test_a_pipe_closed_before_any_output_ends_every_command_quietly(
-    args: list[str], fixtures: Path
+    args: list[str], fixtures: CorpusFixtures
 ) -> None:
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader is gone before the first write: always EPIPE
     try:
         result = subprocess.run(
-            [sys.executable, "-m", "actparse", *(a.format(fixtures=fixtures) for a in args)],
+            [
+                sys.executable,
+                "-m",
+                "actparse",
+                *(a.format(craigslist=fixtures / "craigslist_validation_20.jsonl") for a in args),
+            ],
             stdin=subprocess.DEVNULL,  # not data: 'label' alone shows the sample
             stdout=write_end,
             stderr=subprocess.PIPE,

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_fixtures import FIXTURES
 from typer.testing import CliRunner
 
 from actparse import registry
@@ -18,7 +19,6 @@ from actparse.cli import app
 from actparse.errors import InputError
 from actparse.io.records import parse_text_line
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 MISSING = object()
 
 

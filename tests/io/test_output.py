@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
 from actparse.cli import app
@@ -44,7 +45,7 @@ def leftovers(folder: Path) -> list[str]:
 
 
 @pytest.fixture
-def source(fixtures: Path, tmp_path: Path) -> Path:
+def source(fixtures: CorpusFixtures, tmp_path: Path) -> Path:
     copy = tmp_path / SOURCE_NAME
     copy.write_bytes((fixtures / SOURCE_NAME).read_bytes())
     return copy
@@ -154,7 +155,9 @@ def test_a_missing_folder_is_named(source: Path, tmp_path: Path) -> None:
     assert "does not exist" in result.output and "Errno" not in result.output
 
 
-def test_train_prices_refuses_to_write_over_its_input(fixtures: Path, tmp_path: Path) -> None:
+def test_train_prices_refuses_to_write_over_its_input(
+    fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
     transcripts = tmp_path / "transcripts.json"
     transcripts.write_bytes((fixtures / "craigslist_transcripts_20.json").read_bytes())
     before = transcripts.read_bytes()
@@ -234,7 +237,7 @@ def test_a_full_device_fails_with_a_message_and_stays_a_device(
 @pytest.mark.parametrize("jobs", ["1", "2"], ids=["jobs-1", "jobs-2"])
 @pytest.mark.parametrize("suffix", [".jsonl", ".jsonl.gz"], ids=str)
 def test_a_write_error_leaves_the_old_file_and_no_temporary(
-    jobs: str, suffix: str, fixtures: Path, tmp_path: Path
+    jobs: str, suffix: str, fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
     # A file size limit makes every write past 4 KB fail (EFBIG), as a full disk would.
     def limit_file_size() -> None:

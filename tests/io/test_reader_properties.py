@@ -1,5 +1,5 @@
 """Property tests of the readers, for every format: arbitrary bytes and mutated real
-records (from tests/fixtures) never make reading raise, and keep mode never loses a
+records (the corpus fixtures) never make reading raise, and keep mode never loses a
 record: one output per piece of input, one piece per non-blank line of a line layout."""
 
 from __future__ import annotations
@@ -9,12 +9,11 @@ import json
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from actparse.io.batch import iter_items, label_items
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 def _lines(name: str, count: int) -> bytes:

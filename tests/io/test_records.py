@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import FIXTURES, CorpusFixtures
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,12 +18,12 @@ from actparse.io.spans import json_object_spans
 from actparse.models import SKIPPED
 
 
-def test_detect_format(fixtures: Path) -> None:
+def test_detect_format(fixtures: CorpusFixtures) -> None:
     assert detect_format(fixtures / "craigslist_validation_20.jsonl") == "hf"
     assert detect_format(fixtures / "craigslist_transcripts_20.json") == "cocoa"
 
 
-def test_hf_reader_recovers_actions_from_shipped_acts(fixtures: Path) -> None:
+def test_hf_reader_recovers_actions_from_shipped_acts(fixtures: CorpusFixtures) -> None:
     record = next(read_records(fixtures / "craigslist_validation_20.jsonl"))
     d = record.dialogue()
     assert record.where.endswith("craigslist_validation_20.jsonl:1")
@@ -33,11 +34,7 @@ def test_hf_reader_recovers_actions_from_shipped_acts(fixtures: Path) -> None:
 
 
 def test_hf_reader_without_acts_leaves_non_message_actions_unknown(tmp_path: Path) -> None:
-    raw = json.loads(
-        (Path(__file__).resolve().parents[1] / "fixtures" / "craigslist_validation_20.jsonl")
-        .read_text()
-        .splitlines()[0]
-    )
+    raw = json.loads((FIXTURES / "craigslist_validation_20.jsonl").read_text().splitlines()[0])
     raw["dialogue_acts"] = {"intent": [""] * 10, "price": [-1.0] * 10}
     path = tmp_path / "t.jsonl"
     path.write_text(json.dumps(raw) + "\n")
@@ -45,7 +42,7 @@ def test_hf_reader_without_acts_leaves_non_message_actions_unknown(tmp_path: Pat
     assert [t.action for t in d.turns][-2:] == [None, None]
 
 
-def test_cocoa_reader(fixtures: Path) -> None:
+def test_cocoa_reader(fixtures: CorpusFixtures) -> None:
     records = list(read_records(fixtures / "craigslist_transcripts_20.json"))
     assert len(records) == 20
     d = records[0].dialogue()
@@ -90,11 +87,7 @@ def test_missing_field_is_named(tmp_path: Path) -> None:
 
 
 def test_utterance_must_be_text(tmp_path: Path) -> None:
-    raw = json.loads(
-        (Path(__file__).resolve().parents[1] / "fixtures" / "craigslist_validation_20.jsonl")
-        .read_text()
-        .splitlines()[0]
-    )
+    raw = json.loads((FIXTURES / "craigslist_validation_20.jsonl").read_text().splitlines()[0])
     raw["utterance"][1] = 42
     path = tmp_path / "x.jsonl"
     path.write_text(json.dumps(raw) + "\n")
@@ -102,7 +95,7 @@ def test_utterance_must_be_text(tmp_path: Path) -> None:
         next(read_records(path)).dialogue()
 
 
-def test_hf_output_keeps_fields_and_round_trips(fixtures: Path, tmp_path: Path) -> None:
+def test_hf_output_keeps_fields_and_round_trips(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     source = fixtures / "craigslist_validation_20.jsonl"
     inputs = [json.loads(line) for line in source.read_text().splitlines()]
     outputs = list(label_file(source))
@@ -130,7 +123,7 @@ def test_hf_output_keeps_fields_and_round_trips(fixtures: Path, tmp_path: Path) 
     assert again == outputs  # labelling our own output changes nothing
 
 
-def test_cocoa_output_gets_event_metadata(fixtures: Path) -> None:
+def test_cocoa_output_gets_event_metadata(fixtures: CorpusFixtures) -> None:
     outputs = list(label_file(fixtures / "craigslist_transcripts_20.json"))
     assert len(outputs) == 20
     parsed = [o for o in outputs if o["events"][0]["metadata"] is not None]
@@ -195,7 +188,7 @@ def test_json_object_spans_leaves_irregular_lines_to_json_loads(text: str) -> No
     assert json_object_spans(text) is None
 
 
-def test_hf_output_line_changes_only_the_acts(fixtures: Path, tmp_path: Path) -> None:
+def test_hf_output_line_changes_only_the_acts(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     # Unusual spacing and escapes in the input survive labelling character for character.
     record = json.loads((fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()[0])
     record["utterance"][0] = 'caf\u00e9 \u2014 "quoted"'

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
 from actparse import iter_turn_rows, read_records
@@ -31,7 +32,7 @@ FIXTURES = {
 
 
 @pytest.mark.parametrize("name", sorted(FIXTURES))
-def test_every_corpus_gives_the_same_columns(fixtures: Path, name: str) -> None:
+def test_every_corpus_gives_the_same_columns(fixtures: CorpusFixtures, name: str) -> None:
     corpus, dialogues, turns = FIXTURES[name]
     rows = list(iter_turn_rows(fixtures / name))
     assert rows and all(tuple(row) == column_names() for row in rows)
@@ -45,7 +46,7 @@ def test_every_corpus_gives_the_same_columns(fixtures: Path, name: str) -> None:
         assert row["price"] is None or isinstance(row["price"], float)
 
 
-def test_each_column_holds_what_its_corpus_has(fixtures: Path) -> None:
+def test_each_column_holds_what_its_corpus_has(fixtures: CorpusFixtures) -> None:
     craigslist = list(iter_turn_rows(fixtures / "craigslist_transcripts_20.json"))
     assert {r["role"] for r in craigslist} == {"buyer", "seller"}
     assert any(r["price"] for r in craigslist) and not any(r["split"] for r in craigslist)
@@ -72,7 +73,7 @@ def test_each_column_holds_what_its_corpus_has(fixtures: Path) -> None:
     assert {"surface": "Molycorp", "value": "Molycorp", "type": "company"} in friends[1]["entities"]
 
 
-def test_deal_or_no_deal_dialogues_appear_once(fixtures: Path) -> None:
+def test_deal_or_no_deal_dialogues_appear_once(fixtures: CorpusFixtures) -> None:
     # Line 1 is one side only; lines 2-19 are nine dialogues, each from both sides. The
     # id is the position of the view tabled (the second takes up a position too).
     rows = list(iter_turn_rows(fixtures / "dealornodeal_val_20.txt"))
@@ -80,7 +81,7 @@ def test_deal_or_no_deal_dialogues_appear_once(fixtures: Path) -> None:
     assert ids == [str(n) for n in (0, 1, *range(3, 19, 2))]
 
 
-def test_a_partition_starting_with_a_second_view_is_told_by_after(fixtures: Path) -> None:
+def test_a_partition_starting_with_a_second_view_is_told_by_after(fixtures: CorpusFixtures) -> None:
     records = list(read_records(fixtures / "dealornodeal_val_20.txt"))
     whole = list(iter_turn_rows(records))
     # Line 3 is the second view of line 2: a partition starting there needs line 2.
@@ -94,14 +95,14 @@ def test_a_partition_starting_with_a_second_view_is_told_by_after(fixtures: Path
     assert len({r["dialogue_id"] for r in unplaced}) < len({r["dialogue_id"] for r in whole})
 
 
-def test_the_second_view_is_told_whichever_comes_first(fixtures: Path) -> None:
+def test_the_second_view_is_told_whichever_comes_first(fixtures: CorpusFixtures) -> None:
     records = list(read_records(fixtures / "dealornodeal_val_20.txt"))
     swapped = [records[2], records[1]]
     rows = list(iter_turn_rows(swapped))
     assert {r["dialogue_id"] for r in rows} == {"0"}
 
 
-def test_records_given_in_memory_get_their_position_as_id(fixtures: Path) -> None:
+def test_records_given_in_memory_get_their_position_as_id(fixtures: CorpusFixtures) -> None:
     raws = [r.raw for r in read_records(fixtures / "craigslist_validation_20.jsonl")][:3]
     ids = list(dict.fromkeys(r["dialogue_id"] for r in iter_turn_rows(raws)))
     assert ids == ["0", "1", "2"]
@@ -110,7 +111,7 @@ def test_records_given_in_memory_get_their_position_as_id(fixtures: Path) -> Non
     assert later == ["40", "41", "42"]
 
 
-def test_a_record_of_another_corpus_is_named(fixtures: Path) -> None:
+def test_a_record_of_another_corpus_is_named(fixtures: CorpusFixtures) -> None:
     with pytest.raises(InputError, match=r"casino_20.json:1: a CaSiNo record, not Deal or No"):
         list(iter_turn_rows(fixtures / "casino_20.json", corpus="dealornodeal"))
     with pytest.raises(InputError, match=r"<records>:1: expected a record"):
@@ -120,7 +121,7 @@ def test_a_record_of_another_corpus_is_named(fixtures: Path) -> None:
 @pytest.mark.parametrize("suffix", [".parquet", ".csv", ".csv.gz", ".jsonl", ".jsonl.gz"])
 @pytest.mark.parametrize("name", sorted(FIXTURES))
 def test_files_read_back_as_the_rows(
-    fixtures: Path, tmp_path: Path, name: str, suffix: str
+    fixtures: CorpusFixtures, tmp_path: Path, name: str, suffix: str
 ) -> None:
     rows = list(iter_turn_rows(fixtures / name))
     out = tmp_path / f"turns{suffix}"
@@ -138,7 +139,9 @@ def test_csv_keeps_awkward_text_and_tells_null_from_empty(tmp_path: Path) -> Non
     assert list(read_turn_table(out)) == [row, empty]
 
 
-def test_parquet_has_the_fixed_schema_whatever_the_corpus(fixtures: Path, tmp_path: Path) -> None:
+def test_parquet_has_the_fixed_schema_whatever_the_corpus(
+    fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
     schemas = set()
     for name in FIXTURES:
@@ -154,7 +157,9 @@ def test_parquet_has_the_fixed_schema_whatever_the_corpus(fixtures: Path, tmp_pa
 
 
 @pytest.mark.parametrize("suffix", [".parquet", ".csv", ".jsonl"])
-def test_cli_per_turn_writes_the_table(fixtures: Path, tmp_path: Path, suffix: str) -> None:
+def test_cli_per_turn_writes_the_table(
+    fixtures: CorpusFixtures, tmp_path: Path, suffix: str
+) -> None:
     source = fixtures / "dealornodeal_val_20.txt"
     out = tmp_path / f"turns{suffix}"
     result = runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out)])
@@ -173,7 +178,7 @@ def test_cli_per_turn_writes_the_table(fixtures: Path, tmp_path: Path, suffix: s
     ids=["keep", "coarse", "jobs"],
 )
 def test_cli_per_turn_refuses_options_it_cannot_honour(
-    fixtures: Path, tmp_path: Path, option: list[str], reason: str
+    fixtures: CorpusFixtures, tmp_path: Path, option: list[str], reason: str
 ) -> None:
     """An option --per-turn would ignore is an error naming it and its reason alone (the
     --coarse refusal had also given keep's), and no file is written."""
@@ -187,7 +192,9 @@ def test_cli_per_turn_refuses_options_it_cannot_honour(
     assert not out.exists()
 
 
-def test_cli_per_turn_takes_the_default_jobs_and_jobs_1(fixtures: Path, tmp_path: Path) -> None:
+def test_cli_per_turn_takes_the_default_jobs_and_jobs_1(
+    fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
     """Only a --jobs the user gives is refused: the default (the CPUs, 2 or more on most
     machines) and --jobs 1 ask for nothing the table cannot do."""
     source = fixtures / "dealornodeal_val_20.txt"
@@ -197,7 +204,7 @@ def test_cli_per_turn_takes_the_default_jobs_and_jobs_1(fixtures: Path, tmp_path
         assert result.exit_code == 0, result.output
 
 
-def test_cli_per_turn_to_stdout_is_json_lines(fixtures: Path) -> None:
+def test_cli_per_turn_to_stdout_is_json_lines(fixtures: CorpusFixtures) -> None:
     source = fixtures / "mutualfriends_card_sample.jsonl"
     result = runner.invoke(app, ["label", str(source), "--per-turn"])
     assert result.exit_code == 0, result.output
@@ -215,7 +222,7 @@ def test_cli_per_turn_bad_record_stops_and_leaves_no_file(tmp_path: Path) -> Non
     assert not out.exists() and not list(tmp_path.glob(".*.part"))
 
 
-def _with_lone_surrogate(fixtures: Path, tmp_path: Path) -> Path:
+def _with_lone_surrogate(fixtures: CorpusFixtures, tmp_path: Path) -> Path:
     line = (fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()[0]
     record = json.loads(line)
     record["utterance"][1] = "good \ud800 day\x00"
@@ -224,7 +231,7 @@ def _with_lone_surrogate(fixtures: Path, tmp_path: Path) -> Path:
     return source
 
 
-def test_json_lines_keep_a_lone_surrogate(fixtures: Path, tmp_path: Path) -> None:
+def test_json_lines_keep_a_lone_surrogate(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     source = _with_lone_surrogate(fixtures, tmp_path)
     out = tmp_path / "turns.jsonl"
     assert runner.invoke(app, ["label", str(source), "--per-turn", "-o", str(out)]).exit_code == 0
@@ -233,7 +240,7 @@ def test_json_lines_keep_a_lone_surrogate(fixtures: Path, tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("suffix,what", [(".csv", "CSV"), (".parquet", "Parquet")])
 def test_a_row_a_format_cannot_hold_is_named(
-    fixtures: Path, tmp_path: Path, suffix: str, what: str
+    fixtures: CorpusFixtures, tmp_path: Path, suffix: str, what: str
 ) -> None:
     source = _with_lone_surrogate(fixtures, tmp_path)
     out = tmp_path / f"turns{suffix}"
@@ -243,7 +250,9 @@ def test_a_row_a_format_cannot_hold_is_named(
     assert not out.exists() and not list(tmp_path.glob(".*.part"))
 
 
-def test_a_parquet_input_gives_the_rows_of_its_json_lines(fixtures: Path, tmp_path: Path) -> None:
+def test_a_parquet_input_gives_the_rows_of_its_json_lines(
+    fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
     pytest.importorskip("pyarrow")
     source = fixtures / "craigslist_validation_20.jsonl"
     as_parquet = tmp_path / "craigslist_validation_20.parquet"
@@ -252,7 +261,9 @@ def test_a_parquet_input_gives_the_rows_of_its_json_lines(fixtures: Path, tmp_pa
     assert list(iter_turn_rows(as_parquet)) == list(iter_turn_rows(source))
 
 
-def test_a_blank_line_is_no_record_so_takes_no_position(fixtures: Path, tmp_path: Path) -> None:
+def test_a_blank_line_is_no_record_so_takes_no_position(
+    fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
     lines = (fixtures / "craigslist_validation_20.jsonl").read_text().splitlines()[:2]
     source = tmp_path / "gappy.jsonl"
     source.write_text(f"\n{lines[0]}\n\n\n{lines[1]}\n")
@@ -261,7 +272,7 @@ def test_a_blank_line_is_no_record_so_takes_no_position(fixtures: Path, tmp_path
 
 
 def test_a_repeated_dialogue_id_is_refused_naming_both_records(
-    fixtures: Path, tmp_path: Path
+    fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
     """Two records with the same own id would be one dialogue to every groupby."""
     records = json.loads((fixtures / "casino_20.json").read_text())
@@ -289,7 +300,9 @@ def test_a_repeated_dialogue_id_is_refused_naming_both_records(
     assert not (tmp_path / "t.csv").exists()
 
 
-def test_cli_per_turn_says_which_dialogues_have_no_rows(fixtures: Path, tmp_path: Path) -> None:
+def test_cli_per_turn_says_which_dialogues_have_no_rows(
+    fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
     """A dialogue without a turn has no row; the count of dialogues is of those with rows,
     so the summary names the others rather than leaving them out without a word."""
     records = json.loads((fixtures / "casino_20.json").read_text())

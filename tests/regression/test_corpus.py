@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 
 from actparse.api import label_file
 from actparse.corpora.craigslist.evaluate import evaluate
@@ -24,7 +25,7 @@ def test_validation_agreement(data_dir: Path) -> None:
     assert figures["message_joint_agreement"] >= MESSAGE_JOINT_FLOOR, figures
 
 
-def test_fixture_agreement(fixtures: Path) -> None:
+def test_fixture_agreement(fixtures: CorpusFixtures) -> None:
     figures = evaluate(read_records(fixtures / "craigslist_validation_20.jsonl")).summary()
     assert figures["skip_agreement"] == 1.0
     assert figures["message_joint_agreement"] >= FIXTURE_MESSAGE_JOINT_FLOOR, figures

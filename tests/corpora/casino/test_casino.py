@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 
 from actparse.corpora.casino import (
     ACT_TARGETS,
@@ -30,11 +31,11 @@ PARSER = pipeline(CORPUS, CasinoParser())  # its acts with their coarse acts
 FIXTURE = "casino_20.json"
 
 
-def _raw(fixtures: Path) -> list[dict[str, Any]]:
+def _raw(fixtures: CorpusFixtures) -> list[dict[str, Any]]:
     return [record.raw for record in read_records(fixtures / FIXTURE)]
 
 
-def _by_id(fixtures: Path, ident: int) -> Dialogue:
+def _by_id(fixtures: CorpusFixtures, ident: int) -> Dialogue:
     return dialogue_from_casino(next(r for r in _raw(fixtures) if r["dialogue_id"] == ident))
 
 
@@ -86,7 +87,7 @@ def test_decision_list_names_are_unique_and_intents_mapped() -> None:
 # --------------------------------------------------------------------------------------
 
 
-def test_records_and_deal_actions(fixtures: Path) -> None:
+def test_records_and_deal_actions(fixtures: CorpusFixtures) -> None:
     records = list(read_records(fixtures / FIXTURE))
     assert [r.line for r in records] == list(range(1, 21))
     assert {r.format for r in records} == {"casino"}
@@ -106,7 +107,7 @@ def test_records_and_deal_actions(fixtures: Path) -> None:
     assert deal is not None and deal[1].counts == ((3, 0, 2), (0, 3, 1))
 
 
-def test_rejected_then_accepted_and_walk_away(fixtures: Path) -> None:
+def test_rejected_then_accepted_and_walk_away(fixtures: CorpusFixtures) -> None:
     resubmitted = _by_id(fixtures, 719)
     deal = final_deal(resubmitted)
     assert deal is not None and deal[0].index == len(resubmitted.turns) - 2
@@ -114,7 +115,7 @@ def test_rejected_then_accepted_and_walk_away(fixtures: Path) -> None:
     assert _by_id(fixtures, 681).turns[-1].action == "walk-away"
 
 
-def test_annotations_follow_their_messages(fixtures: Path) -> None:
+def test_annotations_follow_their_messages(fixtures: CorpusFixtures) -> None:
     d = _by_id(fixtures, 607)
     labelled = [t for t in d.turns if t.labels]
     assert labelled and all(t.is_message for t in labelled)
@@ -173,7 +174,7 @@ def test_malformed_records_say_what_is_wrong(
 # --------------------------------------------------------------------------------------
 
 
-def test_one_act_per_turn_with_coarse_acts(fixtures: Path) -> None:
+def test_one_act_per_turn_with_coarse_acts(fixtures: CorpusFixtures) -> None:
     space = load_act_space()
     for raw in _raw(fixtures):
         d = dialogue_from_casino(raw)
@@ -308,7 +309,7 @@ def test_assent_with_nothing_on_the_table_is_small_talk() -> None:
 # --------------------------------------------------------------------------------------
 
 
-def test_evaluation_summary(fixtures: Path) -> None:
+def test_evaluation_summary(fixtures: CorpusFixtures) -> None:
     report = evaluate_casino(dialogue_from_casino(r) for r in _raw(fixtures))
     summary = report.summary()
     assert summary["dialogues"] == 20
@@ -336,7 +337,7 @@ def test_evaluation_summary(fixtures: Path) -> None:
         assert len(miss.context) == len(_by_id(fixtures, int(miss.where)).turns)
 
 
-def test_evaluation_reads_records_and_is_a_report(fixtures: Path) -> None:
+def test_evaluation_reads_records_and_is_a_report(fixtures: CorpusFixtures) -> None:
     # `actparse eval` passes records: the same figures, misses named by file, position
     # and dialogue id.
     report = evaluate_casino(read_records(fixtures / FIXTURE), PARSER)

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
 from actparse.cli import app
@@ -126,7 +127,7 @@ def test_load_lexicon_names_the_file_and_the_problem(
 
 @pytest.mark.parametrize(("content", "message"), CASES)
 def test_the_lexicon_option_fails_with_the_message_and_no_traceback(
-    content: str | bytes, message: str, tmp_path: Path, fixtures: Path
+    content: str | bytes, message: str, tmp_path: Path, fixtures: CorpusFixtures
 ) -> None:
     lexicon = _write(tmp_path, content)
     source = str(fixtures / "craigslist_validation_20.jsonl")

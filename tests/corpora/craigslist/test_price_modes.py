@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 
 from actparse.corpora.craigslist.extended import (
     ExtendedRule,
@@ -187,7 +188,7 @@ def test_parser_mode_changes_only_the_linking() -> None:
     ]
 
 
-def test_cocoa_mode_never_imports_quantulum3(fixtures: Path) -> None:
+def test_cocoa_mode_never_imports_quantulum3(fixtures: CorpusFixtures) -> None:
     code = (
         "import sys\n"
         "from actparse.api import parse_dialogue\n"
@@ -208,7 +209,7 @@ def test_cocoa_mode_never_imports_quantulum3(fixtures: Path) -> None:
     assert result.stdout.strip() == "ok"
 
 
-def test_offer_price_recall_on_fixtures(fixtures: Path) -> None:
+def test_offer_price_recall_on_fixtures(fixtures: CorpusFixtures) -> None:
     dialogues = [r.dialogue() for r in read_records(fixtures / "craigslist_transcripts_20.json")]
     result = offer_price_recall(dialogues)
     cocoa, extended = result["cocoa"], result["extended"]

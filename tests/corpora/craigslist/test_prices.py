@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
 from actparse.cli import app
@@ -148,7 +149,7 @@ def test_shipped_lexicon_keeps_only_word_contexts() -> None:
     assert all(isinstance(n, int) for n in [*doc["left"].values(), *doc["right"].values()])
 
 
-def test_a_calibrated_lexicon_keeps_only_word_contexts(fixtures: Path) -> None:
+def test_a_calibrated_lexicon_keeps_only_word_contexts(fixtures: CorpusFixtures) -> None:
     training = train_prices(
         [fixtures / "craigslist_transcripts_20.json"],
         calibrate_on=fixtures / "craigslist_validation_20.jsonl",
@@ -261,7 +262,7 @@ def test_expand_adds_frequent_words_but_not_units() -> None:
     assert lexicon.left >= base.left
 
 
-def test_collect_evidence_reads_with_the_reference_state(fixtures: Path) -> None:
+def test_collect_evidence_reads_with_the_reference_state(fixtures: CorpusFixtures) -> None:
     records = list(read_records(fixtures / "craigslist_validation_20.jsonl"))
     evidence = collect_evidence(records)
     assert evidence and all(d.messages for d in evidence)
@@ -271,7 +272,7 @@ def test_collect_evidence_reads_with_the_reference_state(fixtures: Path) -> None
     assert all(m.holds(load_lexicon()) for m in messages)
 
 
-def test_cross_validate_scores_held_out_folds(fixtures: Path) -> None:
+def test_cross_validate_scores_held_out_folds(fixtures: CorpusFixtures) -> None:
     records = list(read_records(fixtures / "craigslist_validation_20.jsonl"))
     base = PriceLexicon(left=frozenset({"<s>", "do", "for"}), right=frozenset({"</s>", "?"}))
     cv = cross_validate(records, base, folds=2)
@@ -282,7 +283,7 @@ def test_cross_validate_scores_held_out_folds(fixtures: Path) -> None:
         cross_validate(records, base, folds=1)
 
 
-def test_train_prices_calibrate_command(fixtures: Path, tmp_path: Path) -> None:
+def test_train_prices_calibrate_command(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     out = tmp_path / "lexicon.json"
     result = CliRunner().invoke(
         app,

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
 from actparse import label_file
@@ -49,7 +50,9 @@ def _check_cocoa(record: dict[str, Any], coarse: bool) -> None:
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("coarse", [False, True], ids=["plain", "coarse"])
-def test_label_keeps_cocoas_keys(fixtures: Path, tmp_path: Path, jobs: str, coarse: bool) -> None:
+def test_label_keeps_cocoas_keys(
+    fixtures: CorpusFixtures, tmp_path: Path, jobs: str, coarse: bool
+) -> None:
     """The command line, whose HF lines are spliced (in workers with --jobs 2)."""
     options = ["--jobs", jobs, *(["--coarse"] if coarse else [])]
     hf = _label(fixtures / HF, tmp_path / "hf.jsonl", *options)
@@ -61,7 +64,7 @@ def test_label_keeps_cocoas_keys(fixtures: Path, tmp_path: Path, jobs: str, coar
         _check_cocoa(record, coarse)
 
 
-def test_library_output_keeps_cocoas_keys(fixtures: Path) -> None:
+def test_library_output_keeps_cocoas_keys(fixtures: CorpusFixtures) -> None:
     for record in label_file(fixtures / HF):
         _check_hf(record, coarse=False)
     for record in label_file(fixtures / COCOA):
@@ -72,7 +75,7 @@ def test_library_output_keeps_cocoas_keys(fixtures: Path) -> None:
     "name",
     ["casino_20.json", "dealornodeal_val_20.txt", "mutualfriends_card_sample.jsonl"],
 )
-def test_other_corpora_keep_their_input_fields(fixtures: Path, name: str) -> None:
+def test_other_corpora_keep_their_input_fields(fixtures: CorpusFixtures, name: str) -> None:
     """Only the new ``acts`` list is added; no input field changes (CaSiNo's
     ``chat_logs`` stays as it was)."""
     inputs = [r.raw for r in read_records(fixtures / name)]

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import spacy
+from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
 import actparse
@@ -80,7 +81,7 @@ def test_option_parsers_pass_skip_to_craigslist_only() -> None:
     assert option_parsers(None, skip="cocoa") == {}
 
 
-def test_the_per_turn_table_says_why_a_turn_has_no_act(fixtures: Path) -> None:
+def test_the_per_turn_table_says_why_a_turn_has_no_act(fixtures: CorpusFixtures) -> None:
     rows = list(iter_turn_rows(fixtures / HF))
     skipped = [r for r in rows if r["no_act"] == SKIPPED]
     assert skipped and all(r["intent"] is None for r in skipped)
@@ -94,7 +95,7 @@ def _label(*args: str) -> tuple[list[dict[str, Any]], str]:
     return [json.loads(line) for line in result.stdout.splitlines()], result.stderr
 
 
-def test_label_skip_never_labels_the_fixture(fixtures: Path) -> None:
+def test_label_skip_never_labels_the_fixture(fixtures: CorpusFixtures) -> None:
     default, said = _label(str(fixtures / HF), "--jobs", "1")
     assert "skipped by Cocoa's length rule" in said
     labelled, said = _label(str(fixtures / HF), "--skip", "never", "--jobs", "2")
@@ -110,11 +111,11 @@ def test_label_skip_never_labels_the_fixture(fixtures: Path) -> None:
 @pytest.mark.parametrize(
     "name", ["casino_20.json", "dealornodeal_val_20.txt", "mutualfriends_card_sample.jsonl"]
 )
-def test_skip_changes_nothing_for_other_corpora(fixtures: Path, name: str) -> None:
+def test_skip_changes_nothing_for_other_corpora(fixtures: CorpusFixtures, name: str) -> None:
     assert _label(str(fixtures / name), "--skip", "never") == _label(str(fixtures / name))
 
 
-def test_eval_takes_skip(fixtures: Path) -> None:
+def test_eval_takes_skip(fixtures: CorpusFixtures) -> None:
     def figures(*options: str) -> dict[str, float]:
         result = runner.invoke(app, ["eval", str(fixtures / HF), "--json", *options])
         assert result.exit_code == 0, result.output

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
+from corpus_fixtures import CorpusFixtures
 
 from actparse.corpora.dealornodeal import (
     CORPUS,
@@ -31,7 +33,7 @@ PARSER = pipeline(CORPUS, DealOrNoDealParser())  # its acts with their coarse ac
 FIXTURE = "dealornodeal_val_20.txt"
 
 
-def _dialogues(fixtures: Path) -> list[Dialogue]:
+def _dialogues(fixtures: CorpusFixtures) -> list[Dialogue]:
     return [record.dialogue() for record in read_records(fixtures / FIXTURE)]
 
 
@@ -67,7 +69,7 @@ def test_decision_list_names_are_unique_and_intents_mapped() -> None:
 # --------------------------------------------------------------------------------------
 
 
-def test_text_lines_become_hf_records(fixtures: Path) -> None:
+def test_text_lines_become_hf_records(fixtures: CorpusFixtures) -> None:
     records = list(read_records(fixtures / FIXTURE))
     assert [r.line for r in records] == list(range(1, 20))
     assert {r.format for r in records} == {"dealornodeal"}
@@ -151,7 +153,7 @@ def test_malformed_text_line_names_file_and_line(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------------------
 
 
-def test_one_act_per_turn_with_coarse_acts(fixtures: Path) -> None:
+def test_one_act_per_turn_with_coarse_acts(fixtures: CorpusFixtures) -> None:
     space = load_act_space()
     for d in _dialogues(fixtures):
         acts = PARSER.parse(d)
@@ -345,159 +347,28 @@ def test_a_need_with_no_terms_makes_the_next_list_its_writers(
     assert got[2] == ("propose", expected)
 
 
-# Known misses: each rule written for them fixed only the dialogues it was written for
-# (on one half of dev, none on the other half nor on val.txt), so it went.
-DIALOGUE_MISSES = [
-    # answer-to-an-addition-keeps-the-table: the answer settles the item just added.
-    # Tried again as claims-back-the-deal (an answer whose counts all keep the deal
-    # before a request for more restores it): fixed this one, broke one on A and on val.
-    pytest.param(
-        "YOU: hi , can i have the book ? <eos> THEM: sure , can i have everything else ? <eos> "
-        "YOU: can i have 1 hat too ? <eos> THEM: i need both hats <eos> YOU: ok <eos> "
-        "THEM: <selection>",
-        3,
-        ((1, 0, 0), (0, 2, 1)),
-        id="answer-to-an-addition",
-    ),
-    # latest-offer-is-the-last-one: "your previous offer" is the partner's last one.
-    pytest.param(
-        "THEM: i want the ball and the book <eos> YOU: i need the ball . <eos> "
-        "THEM: then i need the book and the hats <eos> YOU: how about the ball and a hat ? "
-        "<eos> THEM: no deal . <eos> YOU: ok , i agree to your previous offer then . <eos> "
-        "THEM: <selection>",
-        5,
-        ((0, 0, 1), (1, 2, 0)),
-        id="previous-offer",
-    ),
-    # fills-the-open-slot: a list with no person right after "one other item" asked for
-    # (or offered) fills that slot, for its side, on top of the table. It fixed the two
-    # dev dialogues it was written for (one per half), none else, nor any on val.txt.
-    pytest.param(
-        "YOU: i want the book and the hats <eos> "
-        "THEM: give me one object to go with the ball and i will agree . <eos> "
-        "YOU: one book <eos> THEM: ok <eos> YOU: <selection>",
-        2,
-        ((0, 2, 0), (1, 0, 1)),
-        id="one-object-to-go-with",
-    ),
-    pytest.param(
-        "THEM: you can have the ball if i get the rest <eos> "
-        "YOU: any chance you can spare 1 other item ? <eos> THEM: 1 book <eos> YOU: deal <eos> "
-        "THEM: <selection>",
-        2,
-        ((1, 0, 1), (0, 2, 0)),
-        id="spare-one-other-item",
-    ),
-    # reclaims-one-item: a need for the one item the partner just took keeps the rest of
-    # the partner's proposal. Read so it fixed 7 dev dialogues and one of val.txt, and
-    # broke 34 (A 7, B 21, val 6: "no , i need the hat or i can not make a deal" leaves
-    # the rest to the partner).
-    pytest.param(
-        "YOU: can i have the ball and a hat ? <eos> THEM: ok , i'll take the book and both "
-        "hats . <eos> YOU: nah , i need the book <eos> THEM: ok <eos> YOU: <selection>",
-        2,
-        ((1, 0, 1), (0, 2, 0)),
-        id="nah-i-need-the-book",
-    ),
-    # a-question-of-wants-sets-the-topic: after "what do you want ?" the lists are the
-    # answerer's, the asker's pick among them too. It fixed one dev dialogue and broke
-    # another on the same half.
-    pytest.param(
-        "YOU: what do you want ? <eos> THEM: 2 hats or the ball and a hat . <eos> "
-        "YOU: ok the ball and a hat <eos> THEM: deal <eos> YOU: <selection>",
-        2,
-        ((1, 1, 0), (0, 1, 1)),
-        id="pick-among-the-answers",
-    ),
-    # do-answers-a-request: what the writer "can do" of items the partner just asked all
-    # of goes to the partner. It fixed only the dialogue it was written for.
-    pytest.param(
-        "THEM: i would like the book and the ball . <eos> YOU: i can do the book and the ball "
-        "<eos> THEM: deal <eos> YOU: <selection>",
-        1,
-        ((0, 2, 0), (1, 0, 1)),
-        id="i-can-do-what-you-asked",
-    ),
-    # said-first-offer: "what you originally said", "your first one" point back at a
-    # first offer as "your original offer" does. It fixed only the dev dialogue it was
-    # written for (B 1, A 0, val 0, none broken).
-    pytest.param(
-        "THEM: i'll take the book , you can have the rest <eos> "
-        "YOU: can i have the book if you get one hat ? <eos> THEM: hats have no value for me "
-        "<eos> YOU: okay , we will go with what you originally said . <eos> THEM: cool ! "
-        "<eos> YOU: <selection>",
-        3,
-        ((0, 2, 1), (1, 0, 0)),
-        id="what-you-originally-said",
-    ),
-    # restates-the-table: after an agreement, a message naming only what the reader gets,
-    # each count as the table has it, restates the table. It fixed only the dialogue it
-    # was written for and broke one ("oops meant to say 2 balls 1 book for you" corrects
-    # the deal); read for both sides it broke 8 on A, B and val and fixed 2.
-    pytest.param(
-        "THEM: how about i take a hat and the book ? <eos> YOU: ok , i can make that deal "
-        "<eos> THEM: ok , you may have the ball . <eos> YOU: <selection>",
-        2,
-        ((0, 1, 1), (1, 1, 0)),
-        id="restates-the-table-after-agreement",
-    ),
-    # thanks-close-the-deal: a message opening with thanks right after an agreement
-    # proposes nothing. It fixed only the dialogue it was written for; with any small
-    # talk (thanks at the end too) it fixed 2 and broke 2 ("ill take the book and the
-    # hats , thanks" restates the deal).
-    pytest.param(
-        "THEM: i would like the ball and one hat <eos> YOU: okay you can have one hat as "
-        "well . <eos> THEM: thank you i get hot in the sun , the hat helps shade me ! <eos> "
-        "YOU: <selection>",
-        2,
-        None,
-        id="thanks-after-agreement",
-    ),
-    # restates-a-partner-offer: a list with no person read for the other side when that
-    # reading is an earlier offer of the partner (not only the one on the table). It
-    # fixed only its own dev dialogue; with the writer's own earlier offers too, it fixed
-    # 1 on A and broke 2 on B.
-    pytest.param(
-        "THEM: i'll take a hat and the ball . you can have the book and a hat . <eos> "
-        "YOU: could you trade the ball for a hat ? <eos> THEM: no , i must have the ball . "
-        "<eos> YOU: ok , well i can go with that . the book and a hat . <eos> "
-        "THEM: sounds good . <eos> YOU: <selection>",
-        3,
-        ((1, 1, 0), (0, 1, 1)),
-        id="restates-an-earlier-partner-offer",
-    ),
-    # an-unanswered-change-after-agreement: the last message before the selection,
-    # right after the other agent agreed and answered by nobody, restates the agreed
-    # deal. It fixed 7 (A 3, B 4) and broke 28 (A 5, B 19, val 4): the partner often
-    # takes the last words silently ("deal , you take the books , i get the rest .").
-    pytest.param(
-        "THEM: i'd like the book and a hat , you keep the rest ? <eos> YOU: ok <eos> "
-        "THEM: i do agree on this , but is there any chance the ball is 5 / 5 for you ? "
-        "<eos> YOU: <selection>",
-        2,
-        ((0, 1, 1), (1, 1, 0)),
-        id="unanswered-change-after-agreement",
-    ),
-    # amend-keeps-the-rest: "better", "instead" change only the items named, the rest of
-    # the table stays. It fixed 1 (B) and broke 5 (A 2, B 2, val 1).
-    pytest.param(
-        "THEM: you can have a hat and the ball , i keep the book and a hat <eos> "
-        "YOU: i like 2 hats better <eos> THEM: ok deal <eos> YOU: <selection>",
-        1,
-        ((0, 2, 1), (1, 0, 0)),
-        id="i-like-2-hats-better",
-    ),
-    # exchange-across-a-comma: "..., for the book" still trades the list before it. It
-    # fixed only the dev dialogue it was written for.
-    pytest.param(
-        "YOU: i would like the book and the hats <eos> THEM: i can not do that , i will give "
-        "you the ball and one hat , for the book and one hat . <eos> YOU: ok <eos> "
-        "THEM: <selection>",
-        1,
-        ((0, 1, 1), (1, 1, 0)),
-        id="exchange-across-a-comma",
-    ),
-]
+def _dialogue_misses() -> list[Any]:
+    """The known misses of dialogue_misses.yaml, beside this file: each rule written for
+    them fixed only the dialogues it was written for, so it went."""
+    path = Path(__file__).resolve().parent / "dialogue_misses.yaml"
+    rows = yaml.safe_load(path.read_text(encoding="utf-8"))["misses"]
+    ids = [row["id"] for row in rows]
+    if len(set(ids)) != len(ids) or any(set(row) != ROW_KEYS for row in rows):
+        raise ValueError(f"{path}: a repeated id, or a row whose keys are not {sorted(ROW_KEYS)}")
+    return [
+        pytest.param(row["dialogue"], row["turn"], _agents(row["expected"]), id=row["id"])
+        for row in rows
+    ]
+
+
+def _agents(counts: dict[str, list[int]] | None) -> tuple[tuple[int, ...], ...] | None:
+    if counts is None:
+        return None
+    return tuple(counts["agent_0"]), tuple(counts["agent_1"])
+
+
+ROW_KEYS = {"id", "dialogue", "turn", "expected"}
+DIALOGUE_MISSES = _dialogue_misses()
 
 
 @pytest.mark.xfail(strict=True, reason="known miss")
@@ -513,7 +384,7 @@ def last_proposal_split(got: list[tuple[str | None, Any]]) -> Any:
     return next(split for intent, split in reversed(got) if split and intent != "select")
 
 
-def test_both_views_of_a_dialogue_parse_the_same(fixtures: Path) -> None:
+def test_both_views_of_a_dialogue_parse_the_same(fixtures: CorpusFixtures) -> None:
     dialogues = _dialogues(fixtures)
     by_key: dict[object, list[Dialogue]] = {}
     for d in dialogues:
@@ -533,7 +404,7 @@ def test_both_views_of_a_dialogue_parse_the_same(fixtures: Path) -> None:
 # --------------------------------------------------------------------------------------
 
 
-def test_evaluation_counts_each_dialogue_once(fixtures: Path) -> None:
+def test_evaluation_counts_each_dialogue_once(fixtures: CorpusFixtures) -> None:
     dialogues = _dialogues(fixtures)
     report = evaluate_dealornodeal(dialogues)
     summary = report.summary()
@@ -547,7 +418,7 @@ def test_evaluation_counts_each_dialogue_once(fixtures: Path) -> None:
     assert evaluate_dealornodeal(reversed(dialogues)).summary() == summary
 
 
-def test_evaluation_reads_records_and_is_a_report(fixtures: Path) -> None:
+def test_evaluation_reads_records_and_is_a_report(fixtures: CorpusFixtures) -> None:
     # `actparse eval` passes records: the same figures, misses named by file and line.
     report = evaluate_dealornodeal(read_records(fixtures / FIXTURE), PARSER)
     assert isinstance(report, Report) and report.headline == "final_split_accuracy"

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from corpus_fixtures import FIXTURES
+
 from actparse.corpora.mutualfriends import CORPUS
 from actparse.corpora.mutualfriends.parser import MutualFriendsParser
 from actparse.corpora.mutualfriends.reader import dialogue_from_mutualfriends
@@ -13,7 +15,6 @@ from actparse.corpora.mutualfriends.writer import write_mutualfriends
 from actparse.engine.pipeline import pipeline
 from actparse.io.records import Record, read_records
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 CARD = FIXTURES / "mutualfriends_card_sample.jsonl"
 HANDMADE_HF = FIXTURES / "mutualfriends_handmade.jsonl"
 HANDMADE_COCOA = FIXTURES / "mutualfriends_handmade_cocoa.json"

@@ -1,5 +1,5 @@
 """MutualFriends end to end: the rule file, and reading, labelling and evaluating the
-dataset card's example (tests/fixtures/mutualfriends_card_sample.jsonl) and hand-made
+dataset card's example (fixtures/mutualfriends_card_sample.jsonl) and hand-made
 dialogues in both layouts.
 
 Linking and intents on small scenarios are in test_mutualfriends_linking.py, the
