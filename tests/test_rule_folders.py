@@ -6,13 +6,28 @@ rules, its split lexicon (``splits.yaml``) and its strategy item words
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 import actparse
 from actparse import registry
+from actparse.corpora.casino.core import CasinoParser
+from actparse.corpora.splits.lexicon import CORPUS_FILE, load_split_lexicon
 from actparse.engine.folders import corpus_file, corpus_tag_rules
-from actparse.engine.rulefiles import RuleError
+from actparse.engine.rulefiles import RuleError, shipped
+
+#: A split corpus of its own: CaSiNo's parser and tag rules, with items of its own.
+SPLITS = """\
+description: A plug-in's items.
+items:
+  - name: rope
+    words: [rope, ropes]
+  - name: tent
+    words: [tent, tents]
+  - name: lamp
+    words: [lamp, lamps, "oil lamp"]
+"""
 
 
 def _corpus(name: str, rules: str) -> registry.Corpus:
@@ -20,8 +35,8 @@ def _corpus(name: str, rules: str) -> registry.Corpus:
         name=name,
         title=name.title(),
         formats=(),
-        parser="actparse.corpora.casino.parser:CasinoParser",
-        evaluator="actparse.corpora.casino.evaluate:evaluate",
+        parser="actparse.corpora.casino.core:CasinoParser",
+        evaluator="actparse.corpora.casino.core:evaluate_casino",
         headline="agreement",
         rules=rules,
     )
@@ -40,3 +55,56 @@ def test_a_corpus_without_a_rule_folder_is_a_rule_error(folderless: registry.Cor
         corpus_file("folderless", "tags.yaml")
     with pytest.raises(RuleError, match="folderless corpus names no rule folder"):
         corpus_tag_rules("folderless")
+
+
+@pytest.fixture
+def plugged(tmp_path: Path) -> Iterator[Path]:
+    """A corpus ``plugged`` whose rule folder is ``tmp_path`` (an absolute path), holding
+    CaSiNo's tag rules and coarse map and a ``splits.yaml`` of its own."""
+    for name in ("tags.yaml", "coarse.yaml"):
+        (tmp_path / name).write_text(shipped("casino", name).read_text("utf-8"), "utf-8")
+    (tmp_path / CORPUS_FILE).write_text(SPLITS, encoding="utf-8")
+    try:
+        actparse.register(_corpus("plugged", str(tmp_path)))
+        yield tmp_path
+    finally:
+        registry.unregister("plugged")
+
+
+class PluggedParser(CasinoParser):
+    corpus = "plugged"
+
+
+def test_a_plugins_split_lexicon_is_read_from_its_rule_folder(plugged: Path) -> None:
+    lexicon = load_split_lexicon("plugged")
+    assert lexicon.corpus == "plugged" and lexicon.items == ("rope", "tent", "lamp")
+    assert lexicon.item_words["oil lamp"] == 2
+    assert str(plugged / CORPUS_FILE) in lexicon.source
+    assert load_split_lexicon("plugged") is lexicon
+    assert PluggedParser().lexicon is lexicon
+
+
+def test_a_plugins_split_lexicon_follows_its_folder_when_registered_again(
+    plugged: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    assert load_split_lexicon("plugged").items == ("rope", "tent", "lamp")
+    other = tmp_path_factory.mktemp("other")
+    (other / CORPUS_FILE).write_text(SPLITS.replace("rope", "cord"), encoding="utf-8")
+    actparse.register(_corpus("plugged", str(other)), replace=True)
+    assert load_split_lexicon("plugged").items == ("cord", "tent", "lamp")
+
+
+def test_a_shared_lexicon_given_alone_takes_the_plugins_own_part(plugged: Path) -> None:
+    lexicon = load_split_lexicon("plugged", shipped("splits", "lexicon.yaml"))
+    assert lexicon == load_split_lexicon("plugged") and lexicon is not load_split_lexicon("plugged")
+
+
+def test_a_split_corpus_without_splits_yaml_is_a_rule_error_naming_its_folder(
+    plugged: Path,
+) -> None:
+    (plugged / CORPUS_FILE).unlink()
+    with pytest.raises(RuleError, match="no split lexicon") as caught:
+        load_split_lexicon("plugged")
+    assert str(plugged) in str(caught.value)
+    with pytest.raises(RuleError, match="no split lexicon"):
+        PluggedParser()
