@@ -16,6 +16,12 @@ from actparse.corpora.casino.core import CasinoParser
 from actparse.corpora.splits.lexicon import CORPUS_FILE, load_split_lexicon
 from actparse.engine.folders import corpus_file, corpus_tag_rules
 from actparse.engine.rulefiles import RuleError, shipped
+from actparse.engine.strategies import (
+    StrategyTagger,
+    corpus_classes,
+    default_tagger,
+    load_strategy_rules,
+)
 
 #: A split corpus of its own: CaSiNo's parser and tag rules, with items of its own.
 SPLITS = """\
@@ -60,15 +66,27 @@ def test_a_corpus_without_a_rule_folder_is_a_rule_error(folderless: registry.Cor
 @pytest.fixture
 def plugged(tmp_path: Path) -> Iterator[Path]:
     """A corpus ``plugged`` whose rule folder is ``tmp_path`` (an absolute path), holding
-    CaSiNo's tag rules and coarse map and a ``splits.yaml`` of its own."""
+    CaSiNo's tag rules and coarse map, and a ``splits.yaml`` and a ``strategies.yaml`` of
+    its own."""
     for name in ("tags.yaml", "coarse.yaml"):
         (tmp_path / name).write_text(shipped("casino", name).read_text("utf-8"), "utf-8")
     (tmp_path / CORPUS_FILE).write_text(SPLITS, encoding="utf-8")
+    (tmp_path / "strategies.yaml").write_text(STRATEGIES, encoding="utf-8")
     try:
         actparse.register(_corpus("plugged", str(tmp_path)))
         yield tmp_path
     finally:
         registry.unregister("plugged")
+
+
+#: Its item words for the strategy rules: the shared ``item`` class gets them.
+STRATEGIES = """\
+description: A plug-in's item words.
+classes:
+  item: [rope, ropes, gizmo]
+"""
+#: Small talk about the outdoors, unless it names an item.
+WEATHER = "the weather is lovely for the gizmo"
 
 
 class PluggedParser(CasinoParser):
@@ -108,3 +126,43 @@ def test_a_split_corpus_without_splits_yaml_is_a_rule_error_naming_its_folder(
     assert str(plugged) in str(caught.value)
     with pytest.raises(RuleError, match="no split lexicon"):
         PluggedParser()
+
+
+def test_a_plugins_item_words_reach_every_tagger_after_the_builtins(plugged: Path) -> None:
+    items = corpus_classes()["item"]
+    # The built-in corpora's words first (casino, then dealornodeal), the plug-in's last:
+    # corpora in the order of their names.
+    assert items[:2] == ("food", "foods") and items[-3:] == ("rope", "ropes", "gizmo")
+    assert items.index("book") < items.index("rope")
+    # Every tagger: the built-in corpora's default one and the plug-in's own.
+    assert default_tagger().tag(WEATHER) == ("non-strategic",)
+    assert PluggedParser().strategies.tag(WEATHER) == ("non-strategic",)
+    assert StrategyTagger().tag(WEATHER) == ("non-strategic",)
+    assert load_strategy_rules() is default_tagger().rules
+    assert registry.shipped_parser("casino").strategies.tag(WEATHER) == ("non-strategic",)
+
+
+def test_registering_a_corpus_leaves_no_stale_tagger(tmp_path: Path) -> None:
+    before = default_tagger()
+    assert before.tag(WEATHER) == ("small-talk",)
+    assert "gizmo" not in corpus_classes()["item"]
+    (tmp_path / "strategies.yaml").write_text(STRATEGIES, encoding="utf-8")
+    try:
+        actparse.register(_corpus("plugged", str(tmp_path)))
+        assert default_tagger() is not before
+        assert default_tagger().tag(WEATHER) == ("non-strategic",)
+        # A tagger built before keeps the words it was built with.
+        assert before.tag(WEATHER) == ("small-talk",)
+    finally:
+        registry.unregister("plugged")
+    assert default_tagger() is before and "gizmo" not in corpus_classes()["item"]
+
+
+def test_a_plugins_bad_strategies_yaml_names_its_file(tmp_path: Path) -> None:
+    (tmp_path / "strategies.yaml").write_text("classes: [rope]\n", encoding="utf-8")
+    try:
+        actparse.register(_corpus("plugged", str(tmp_path)))
+        with pytest.raises(RuleError, match=f"{tmp_path}/strategies.yaml:1: 'classes'"):
+            default_tagger()
+    finally:
+        registry.unregister("plugged")
