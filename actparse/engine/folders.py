@@ -7,7 +7,7 @@ import functools
 from importlib.resources.abc import Traversable
 
 from actparse import registry
-from actparse.engine.rulefiles import display, is_shipped_folder, rule_folder
+from actparse.engine.rulefiles import RuleError, display, is_shipped_folder, rule_folder
 from actparse.engine.tags import RuleSet, load_rules
 
 __all__ = ["TAGS_FILE", "corpus_file", "corpus_tag_rules", "source_of"]
@@ -17,10 +17,10 @@ TAGS_FILE = "tags.yaml"
 
 
 def corpus_file(corpus: str, name: str) -> Traversable:
-    """The file ``name`` in a corpus' rule folder (a ``ValueError`` if it has none)."""
+    """The file ``name`` in a corpus' rule folder (a :class:`RuleError` if it has none)."""
     folder = rule_folder(registry.get(corpus).rules)
     if folder is None:
-        raise ValueError(f"the {corpus} corpus names no rule folder (Corpus.rules)")
+        raise RuleError(f"the {corpus} corpus names no rule folder (Corpus.rules)")
     return folder.joinpath(name)
 
 
@@ -30,8 +30,12 @@ def source_of(corpus: str, name: str) -> str:
 
 
 def corpus_tag_rules(corpus: str) -> RuleSet:
-    """The tag rules of a corpus, ``tags.yaml`` of its rule folder, loaded once."""
-    return _tag_rules(registry.get(corpus).rules)
+    """The tag rules of a corpus, ``tags.yaml`` of its rule folder, loaded once (a
+    :class:`RuleError` if it names no folder)."""
+    spec = registry.get(corpus).rules
+    if not spec:
+        raise RuleError(f"the {corpus} corpus names no rule folder (Corpus.rules): no tag rules")
+    return _tag_rules(spec)
 
 
 @functools.cache
@@ -40,6 +44,5 @@ def _tag_rules(spec: str) -> RuleSet:
         # actparse's own folder: the same once-per-process file every other caller loads.
         return load_rules(default=(spec, TAGS_FILE))
     folder = rule_folder(spec)
-    if folder is None:
-        raise ValueError("a corpus without a rule folder (Corpus.rules) has no tag rules")
+    assert folder is not None  # corpus_tag_rules asks only with a folder
     return load_rules(folder.joinpath(TAGS_FILE))

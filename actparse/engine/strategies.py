@@ -5,8 +5,9 @@ talk, stating needs, asking for the other's preferences, appeals to fairness...)
 labels are CaSiNo's (Chawla et al., 2021); a turn may have several. The rules are tag
 rules (:mod:`actparse.engine.tags`) in ``rules/strategies.yaml``, one file for every
 corpus: each rule's tag is a label, and items are named through the file's ``item``
-word class, to which every corpus' folder adds its own item words
-(``rules/<corpus>/strategies.yaml``, :func:`corpus_classes`). ``non-strategic`` is
+word class, to which every registered corpus adds its own item words from its rule
+folder (``strategies.yaml`` in ``Corpus.rules``, a built-in's or a plug-in's alike:
+:func:`corpus_classes`). ``non-strategic`` is
 given, as the annotators gave it, only to a message no other label fits; a turn that is
 no message (an offer, a selection) has none.
 
@@ -30,13 +31,14 @@ from typing import Any
 
 import regex
 
+from actparse import registry
 from actparse.engine.rulefiles import (
     LINE,
     RuleError,
     check_keys,
-    load_file,
+    display,
     read_document,
-    rules_dir,
+    rule_folder,
     shipped,
     string_list,
     where,
@@ -104,19 +106,45 @@ RULES_FILE = "strategies.yaml"
 _CORPUS_KEYS = frozenset({"description", "classes"})
 
 
-@cache
-def corpus_classes() -> dict[str, tuple[str, ...]]:
-    """The words every corpus adds to the strategy rules' word classes (its items), from
-    ``rules/<corpus>/strategies.yaml``, corpora in the order of their folders' names.
+#: The registered corpora's rule folders, by the corpora's names: ``(name, rules)``.
+_Folders = tuple[tuple[str, str], ...]
 
-    Every corpus' words go to every corpus' tagger: the rules have always seen them all,
-    so a corpus' labels do not change with the folder its item words live in."""
+
+def _rule_folders() -> _Folders:
+    """The rule folders of the registered corpora that name one, by corpus name: what
+    the item words and so the shipped rules and taggers are built from (and cached by)."""
+    return tuple(sorted((c.name, c.rules) for c in registry.corpora() if c.rules))
+
+
+def corpus_classes() -> dict[str, tuple[str, ...]]:
+    """The words the registered corpora add to the strategy rules' word classes (their
+    items), each from ``strategies.yaml`` in its rule folder (``Corpus.rules``), corpora
+    in the order of their names (for the built-in ones: casino, craigslist, dealornodeal,
+    mutualfriends; craigslist and mutualfriends have no such file).
+
+    Every corpus' words go to every corpus' tagger, a plug-in's as a built-in's: the
+    rules have always seen them all, so a corpus' labels do not change with the folder
+    its item words live in, and a plug-in is added exactly as the built-in corpora are.
+    The price is that a plug-in's item words reach the other corpora's taggers too (an
+    item word of its own makes a message that names it no small talk, in any corpus).
+
+    The words are read when the rules are built: a tagger (and a parser holding one)
+    built before a corpus is registered keeps the words it was built with; the shipped
+    rules and :func:`default_tagger` are cached by the registered rule folders, so those
+    asked for afterwards have the new words."""
+    return _corpus_classes(_rule_folders())
+
+
+@cache
+def _corpus_classes(folders: _Folders) -> dict[str, tuple[str, ...]]:
     added: dict[str, list[str]] = {}
-    for folder in sorted(rules_dir().iterdir(), key=lambda f: f.name):
-        file = folder.joinpath(RULES_FILE)
-        if not folder.is_dir() or not file.is_file():
+    # A folder two corpora share adds its words once.
+    for spec in dict.fromkeys(spec for _, spec in folders):
+        folder = rule_folder(spec)
+        file = folder.joinpath(RULES_FILE) if folder is not None else None
+        if file is None or not file.is_file():
             continue
-        source = f"rules/{folder.name}/{RULES_FILE}"
+        source = display(file)
         doc = check_keys(
             read_document(file), _CORPUS_KEYS, f"{source}:1", "the file", required=("classes",)
         )
@@ -129,11 +157,11 @@ def corpus_classes() -> dict[str, tuple[str, ...]]:
     return {name: tuple(words) for name, words in added.items()}
 
 
-def _strategy_rule_set(doc: Any, source: str) -> RuleSet:
+def _strategy_rule_set(doc: Any, source: str, folders: _Folders) -> RuleSet:
     """The rules of a strategy file, with each corpus' words put first in its classes."""
     if isinstance(doc, dict) and isinstance(doc.get("classes", {}), dict):
         classes = dict(doc.get("classes", {}))
-        for name, words in corpus_classes().items():
+        for name, words in _corpus_classes(folders).items():
             own = classes.get(name, [])
             own = own if isinstance(own, list) else [own]
             # A copy of an older file lists the corpora's words itself: each word once.
@@ -142,10 +170,19 @@ def _strategy_rule_set(doc: Any, source: str) -> RuleSet:
     return RuleSet(parse_rules(doc, source))
 
 
+@cache
+def _shipped_rules(folders: _Folders) -> RuleSet:
+    # Built once per process and set of registered rule folders.
+    return _strategy_rule_set(read_document(shipped(RULES_FILE)), f"rules/{RULES_FILE}", folders)
+
+
 def load_strategy_rules(path: str | Path | Traversable | None = None) -> RuleSet:
     """The strategy rules: ``path``, or the shipped ``rules/strategies.yaml``; either
-    way with every corpus' item words in its classes (:func:`corpus_classes`)."""
-    return load_file(path, (RULES_FILE,), _strategy_rule_set)
+    way with every registered corpus' item words in its classes (:func:`corpus_classes`,
+    read now: the shipped rules are built once per set of registered rule folders)."""
+    if path is None:
+        return _shipped_rules(_rule_folders())
+    return _strategy_rule_set(read_document(path), display(path), _rule_folders())
 
 
 class StrategyTagger:
@@ -200,7 +237,7 @@ class StrategyTagger:
         return tuple(found) or (NON_STRATEGIC,)
 
 
-_default: dict[tuple[str, ...], StrategyTagger] = {}
+_default: dict[tuple[tuple[str, ...], _Folders], StrategyTagger] = {}
 
 
 @cache
@@ -211,11 +248,14 @@ def shipped_lexicon(path: tuple[str, ...]) -> StrategyLexicon | None:
 
 
 def default_tagger(lexicon: tuple[str, ...] = ()) -> StrategyTagger:
-    """The tagger of the shipped rules, built once per process; with ``lexicon``, the
-    path of a shipped lexicon (:func:`shipped_lexicon`), the rules and that lexicon."""
-    tagger = _default.get(lexicon)
+    """The tagger of the shipped rules, built once per process and set of registered
+    rule folders (registering a corpus gives a new one, with its item words:
+    :func:`corpus_classes`); with ``lexicon``, the path of a shipped lexicon
+    (:func:`shipped_lexicon`), the rules and that lexicon."""
+    key = (lexicon, _rule_folders())
+    tagger = _default.get(key)
     if tagger is None:
-        tagger = _default[lexicon] = StrategyTagger(lexicon=shipped_lexicon(lexicon))
+        tagger = _default[key] = StrategyTagger(lexicon=shipped_lexicon(lexicon))
     return tagger
 
 

@@ -3,9 +3,9 @@
 A proposal divides a few item types between the writer of a message and its reader:
 "i'll take the ball and you get the rest", "3 firewood for me, 2 water for you". The
 parser is configured by an item lexicon (the shared ``rules/splits/lexicon.yaml``: number
-words and word classes by role; each corpus' ``rules/<corpus>/splits.yaml``: its item
-words and settings; :mod:`.lexicon`) and works in four steps, each a function with a
-name:
+words and word classes by role; each corpus' ``splits.yaml`` in its rule folder,
+``Corpus.rules``: its item words and settings; :mod:`.lexicon`) and works in four steps,
+each a function with a name:
 
 1. :func:`.tokens.tokenize`: lowercase, normalise apostrophes, expand contractions
    ("can't" -> can not) and read multi-word phrases as one token.

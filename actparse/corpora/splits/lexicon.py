@@ -2,7 +2,8 @@
 
 ``rules/splits/lexicon.yaml`` holds the vocabulary every split corpus shares (number
 words, contractions, phrases, the word classes the side rules use); each corpus' items
-and settings are in its own folder, ``rules/<corpus>/splits.yaml``.
+and settings are in its own rule folder (``Corpus.rules``: ``rules/<corpus>/`` for the
+built-in ones, the plug-in's folder for a plug-in), ``splits.yaml``.
 :func:`load_split_lexicon` reads the two through :mod:`actparse.engine.rulefiles`, so a
 typo fails naming the file and the line.
 """
@@ -16,12 +17,15 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from actparse import registry
+from actparse.engine.folders import corpus_file
 from actparse.engine.rulefiles import (
     LINE,
     RuleError,
     check_keys,
+    display,
+    is_shipped_folder,
     load_file,
-    shipped,
     string_list,
     where,
 )
@@ -36,7 +40,7 @@ __all__ = [
 
 #: The shipped shared lexicon, under ``rules/``.
 LEXICON_FILE = ("splits", "lexicon.yaml")
-#: The name of a corpus' own part of the lexicon, in its folder under ``rules/``.
+#: The name of a corpus' own part of the lexicon, in its rule folder (``Corpus.rules``).
 CORPUS_FILE = "splits.yaml"
 
 _TOP_KEYS = frozenset({"description", "contractions", "phrases", "numbers", "words"})
@@ -313,14 +317,34 @@ def _document(doc: Any, source: str) -> tuple[Any, str]:
     return doc, source
 
 
+def _corpus_part(corpus: str, spec: str) -> tuple[Any, str]:
+    # The corpus' own part from its rule folder: actparse's own folders through the
+    # loader's once-per-process cache, a plug-in's folder read as it is.
+    if is_shipped_folder(spec):
+        return load_file(None, (spec, CORPUS_FILE), _document)
+    return load_file(corpus_file(corpus, CORPUS_FILE), (), _document)
+
+
+def _part_file(corpus: str) -> Traversable:
+    """``splits.yaml`` of the corpus' rule folder; a :class:`RuleError` naming the folder
+    if it is not there."""
+    file = corpus_file(corpus, CORPUS_FILE)
+    if not file.is_file():
+        raise RuleError(
+            f"{display(file)}: no split lexicon for corpus {corpus!r} (its rule folder "
+            f"{registry.get(corpus).rules!r} holds no {CORPUS_FILE})"
+        )
+    return file
+
+
 @functools.cache
-def _shipped_lexicon(corpus: str) -> SplitLexicon:
-    # Built once per process and corpus (the shared file is read once, for all).
-    if not shipped(corpus, CORPUS_FILE).is_file():
-        raise RuleError(f"rules/{corpus}/{CORPUS_FILE}: no split lexicon for corpus {corpus!r}")
+def _folder_lexicon(corpus: str, spec: str) -> SplitLexicon:
+    # Built once per process, corpus and rule folder (the shared file is read once, for
+    # all): a corpus registered again with another folder gets its own.
+    _part_file(corpus)
     doc, source = load_file(None, LEXICON_FILE, _document)
-    spec, spec_source = load_file(None, (corpus, CORPUS_FILE), _document)
-    return parse_split_lexicon(doc, source, spec, spec_source, corpus)
+    part, part_source = _corpus_part(corpus, spec)
+    return parse_split_lexicon(doc, source, part, part_source, corpus)
 
 
 def load_split_lexicon(
@@ -330,10 +354,12 @@ def load_split_lexicon(
 ) -> SplitLexicon:
     """The split lexicon of ``corpus``: the shared part from ``path`` (by default the
     shipped ``rules/splits/lexicon.yaml``) and the corpus' own from ``corpus_path`` (by
-    default ``rules/<corpus>/splits.yaml``); the shipped lexicon is built once per
-    process and corpus."""
+    default ``splits.yaml`` in the corpus' rule folder, ``Corpus.rules``, actparse's own
+    or a plug-in's: a missing one is a :class:`RuleError` naming the folder); the lexicon
+    of the two defaults is built once per process and corpus."""
     if path is None and corpus_path is None:
-        return _shipped_lexicon(corpus)
+        return _folder_lexicon(corpus, registry.get(corpus).rules)
     doc, source = load_file(path, LEXICON_FILE, _document)
-    spec, spec_source = load_file(corpus_path, (corpus, CORPUS_FILE), _document)
+    part = corpus_path if corpus_path is not None else _part_file(corpus)
+    spec, spec_source = load_file(part, (), _document)
     return parse_split_lexicon(doc, source, spec, spec_source, corpus)
