@@ -8,17 +8,11 @@ reader and parser when another corpus is labelled.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from actparse.corpora.lazy import core_names
 
 if TYPE_CHECKING:
     from actparse.corpora.dealornodeal.core import *  # noqa: F403
 
-
-def __getattr__(name: str) -> Any:
-    """A name of :mod:`.core`, imported on first use."""
-    if name.startswith("__"):
-        # What tools probe for (``__wrapped__``, ``__path__`` hooks) is no name of core's:
-        # importing core for it would load the corpus, and add modules mid-iteration.
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.core"), name)
+__getattr__ = core_names(__name__)
