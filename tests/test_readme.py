@@ -1,18 +1,38 @@
-"""The README's examples run: every ```python block under the sections named in
-:data:`SECTIONS` (a ``###`` or ``##`` heading), the blocks of a section in order in one
-fresh namespace, in a scratch folder, with ``$ACTPARSE_DATA`` pointing at the shared
-corpora. A name a block uses without defining it fails here, as it would for a reader.
-The ```sh blocks of "The shell" run in bash, in a scratch folder holding the
-``dialogues.jsonl`` they name (the Craigslist validation fixture) and an ``actparse``
-command of this tree."""
+"""The examples of the README and of the documentation site run.
+
+Every ```python block of ``README.md`` and of every ``docs/**/*.md`` page runs: the
+blocks of a page in order, in one fresh namespace per page, in a scratch folder, with
+``$ACTPARSE_DATA`` pointing at the shared corpora. A name a block uses without defining
+it fails here, as it would for a reader. A page whose blocks import a module that is not
+installed (an extra: ``datasets``, ``dask``, ...), or that needs one of :data:`NEEDS`, is
+skipped with the reason.
+
+Two conventions, written out for authors in ``docs/contributing.md``:
+
+- a ```text block right after a ```python block (nothing but blank lines between) is
+  what that block prints; it is compared with ``doctest``'s rules (``...`` matches
+  anything, runs of whitespace compare equal);
+- a ```python block right after a ``<!-- no-run -->`` line is shown, not run (for
+  examples that need files a reader has and the tests do not).
+
+The ```sh block of the README's "The shell" runs in bash, in a scratch folder holding
+the ``dialogues.jsonl`` it names (the Craigslist validation fixture) and an
+``actparse`` command of this tree; so does the ```sh block of "pandas" in
+``docs/integrations.md``.
+"""
 
 from __future__ import annotations
 
+import ast
+import contextlib
+import doctest
+import io
 import os
 import re
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,58 +40,110 @@ from corpus_fixtures import FIXTURES
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+PAGES = [README, *sorted(DOCS.rglob("*.md"))]
 
-#: The README sections whose examples are run, and what each needs installed.
-SECTIONS = {
-    "The API in five lines": (),
-    "pandas": ("pandas",),
-    "datasets": ("datasets",),
-    "Dask": ("dask.dataframe", "distributed"),
-    "spaCy": ("spacy",),
-    "A report to look at": ("plotly",),
-    "Negotiation strategies": (),
+#: What a page's examples need that they do not import themselves (an extra behind an
+#: actparse call), by the page's path from the repository root.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "docs/index.md": ("plotly",),
+    "docs/integrations.md": ("pandas",),
 }
 
-_HEADING = re.compile(r"^(#{2,3}) (.+?)\s*$")
-_BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
+_HEADING = re.compile(r"^(#{1,3}) (.+?)\s*$")
+_FENCE = re.compile(
+    r"^(?P<norun><!-- no-run -->\n)?```(?P<lang>[\w-]*)[^\n]*\n(?P<code>.*?)^```[ \t]*\n"
+    r"(?:(?:[ \t]*\n)*```text[ \t]*\n(?P<out>.*?)^```[ \t]*$)?",
+    re.MULTILINE | re.DOTALL,
+)
 _SH_BLOCK = re.compile(r"^```sh\n(.*?)^```", re.MULTILINE | re.DOTALL)
+_CHECKER = doctest.OutputChecker()
+_OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
-def python_blocks(text: str, block: re.Pattern[str] = _BLOCK) -> dict[str, list[str]]:
-    """The ```python blocks (or those ``block`` finds) of each ``##``/``###`` section,
-    by heading."""
-    sections: dict[str, list[str]] = {}
-    current = ""
+@dataclass(frozen=True)
+class Example:
+    """One ```python block: its code, first line in the page, and shown output."""
+
+    code: str
+    line: int
+    output: str | None
+    run: bool
+
+
+def examples(text: str) -> list[Example]:
+    """The ```python blocks of a page, in order."""
+    found = []
+    for match in _FENCE.finditer(text):
+        if match.group("lang") != "python":
+            continue
+        line = text.count("\n", 0, match.start("code")) + 1
+        found.append(
+            Example(match.group("code"), line, match.group("out"), not match.group("norun"))
+        )
+    return found
+
+
+def sections(text: str, block: re.Pattern[str] = _SH_BLOCK) -> dict[str, list[str]]:
+    """The blocks ``block`` finds in each ``#``-``###`` section, by heading."""
     chunks: dict[str, list[str]] = {}
+    current = ""
     for line in text.splitlines(keepends=True):
         heading = _HEADING.match(line)
         if heading:
             current = heading.group(2)
             continue
         chunks.setdefault(current, []).append(line)
-    for heading, lines in chunks.items():
-        sections[heading] = block.findall("".join(lines))
-    return sections
+    return {heading: block.findall("".join(lines)) for heading, lines in chunks.items()}
 
 
-def test_each_section_has_examples() -> None:
-    blocks = python_blocks(README.read_text(encoding="utf-8"))
-    for section in SECTIONS:
-        assert blocks.get(section), f"README: no ```python example under '{section}'"
+def imported_modules(code: str) -> set[str]:
+    """The modules a block imports, as ``import`` names them (``dask.dataframe``)."""
+    names = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+    return names
 
 
-@pytest.mark.parametrize("section", sorted(SECTIONS))
-def test_readme_examples_run(
-    section: str, data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def _name(page: Path) -> str:
+    return page.relative_to(ROOT).as_posix()
+
+
+def test_the_readme_and_the_pages_have_examples() -> None:
+    assert len(examples(README.read_text(encoding="utf-8"))) >= 2
+    assert sum(len(examples(p.read_text(encoding="utf-8"))) for p in PAGES) >= 10
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_name)
+def test_page_examples_run(
+    page: Path, data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for module in SECTIONS[section]:
-        pytest.importorskip(module, reason=f"the README's {section} examples need {module}")
+    blocks = [e for e in examples(page.read_text(encoding="utf-8")) if e.run]
+    if not blocks:
+        pytest.skip(f"{_name(page)} has no ```python block to run")
+    needed = set(NEEDS.get(_name(page), ()))
+    for example in blocks:
+        needed |= imported_modules(example.code)
+    for module in sorted(needed):
+        if module.split(".")[0] not in sys.stdlib_module_names:
+            pytest.importorskip(module, reason=f"{_name(page)}'s examples need {module}")
     monkeypatch.setenv("ACTPARSE_DATA", str(data_dir))
     monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf-cache"))
     monkeypatch.chdir(tmp_path)
-    namespace: dict[str, object] = {"__name__": f"readme_{section.lower()}"}
-    for number, code in enumerate(python_blocks(README.read_text(encoding="utf-8"))[section], 1):
-        exec(compile(code, f"README.md ({section}, example {number})", "exec"), namespace)
+    namespace: dict[str, object] = {"__name__": f"docs_{page.stem}"}
+    for example in blocks:
+        where = f"{_name(page)}, line {example.line}"
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(compile("\n" * (example.line - 1) + example.code, _name(page), "exec"), namespace)
+        if example.output is not None:
+            got = printed.getvalue()
+            assert _CHECKER.check_output(example.output, got, _OPTIONS), (
+                f"{where}: printed\n{got}\nwhere the page shows\n{example.output}"
+            )
 
 
 @pytest.fixture
@@ -90,7 +162,7 @@ def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_the_shell_section_runs_and_does_what_it_says(shell: Path) -> None:
-    (code,) = python_blocks(README.read_text(encoding="utf-8"), _SH_BLOCK)["The shell"]
+    (code,) = sections(README.read_text(encoding="utf-8"))["The shell"]
     result = subprocess.run(["bash", "-e", "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, f"{code}\n{result.stderr}"
     assert result.stdout.startswith("actparse ")
@@ -102,16 +174,17 @@ def test_the_shell_section_runs_and_does_what_it_says(shell: Path) -> None:
 
 
 def test_the_pandas_sections_commands_write_the_tables_it_names(
-    shell: Path, data_dir: Path
+    shell: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The ```sh block of "pandas" writes turns.parquet and turns.csv; its paths are
-    relative to a checkout beside shared/, so they are pointed at ``$ACTPARSE_DATA``."""
-    pytest.importorskip("pyarrow", reason="the README's Parquet example needs pyarrow")
+    """The ```sh block of "pandas" in integrations.md writes turns.parquet and
+    turns.csv from the corpora under ``$ACTPARSE_DATA``."""
+    pytest.importorskip("pyarrow", reason="the Parquet example needs pyarrow")
     from actparse.io.turn_files import read_turn_table
 
-    (code,) = python_blocks(README.read_text(encoding="utf-8"), _SH_BLOCK)["pandas"]
-    assert "../shared/data/" in code
-    code = code.replace("../shared/data/", f"{data_dir}/")
+    page = DOCS / "integrations.md"
+    (code,) = sections(page.read_text(encoding="utf-8"))["pandas"]
+    assert "$ACTPARSE_DATA/" in code
+    monkeypatch.setenv("ACTPARSE_DATA", str(data_dir))
     result = subprocess.run(["bash", "-e", "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, f"{code}\n{result.stderr}"
     assert "wrote 3340 turns of 562 dialogues" in result.stderr
