@@ -158,7 +158,20 @@ def _corpus_classes(folders: _Folders) -> dict[str, tuple[str, ...]]:
 
 
 def _strategy_rule_set(doc: Any, source: str, folders: _Folders) -> RuleSet:
-    """The rules of a strategy file, with each corpus' words put first in its classes."""
+    """The rules of a strategy file, with each corpus' words put first in its classes.
+
+    The file's ``labels`` (label -> definition, what the documentation shows) may name
+    strategy labels only."""
+    if isinstance(doc, dict) and "labels" in doc:
+        labels = doc["labels"]
+        if not isinstance(labels, dict):
+            raise RuleError(f"{where(source, doc)}: 'labels' must map labels to definitions")
+        unknown = [k for k in labels if k != LINE and k not in LABELS]
+        if unknown:
+            raise RuleError(
+                f"{where(source, labels)}: no strategy labels: {', '.join(map(str, unknown))}"
+                f" (one of {', '.join(LABELS)})"
+            )
     if isinstance(doc, dict) and isinstance(doc.get("classes", {}), dict):
         classes = dict(doc.get("classes", {}))
         for name, words in _corpus_classes(folders).items():

@@ -41,7 +41,8 @@ ALLOWED_KEYS = REQUIRED_KEYS | {
     "examples",
     "counterexamples",
 }
-FILE_KEYS = frozenset({"description", "rules", "classes"})
+#: ``labels``: tag -> one-line definition, what the documentation shows (docs/hooks/).
+FILE_KEYS = frozenset({"description", "rules", "classes", "labels"})
 
 
 @dataclass(frozen=True)
