@@ -1,4 +1,6 @@
-"""The library calls: parse a dialogue, label a record, a file or a batch of columns,
+"""The library calls: parse, label and evaluate dialogues of any registered corpus.
+
+The library calls: parse a dialogue, label a record, a file or a batch of columns,
 evaluate a file. Each asks :mod:`actparse.registry` which corpus it has in hand."""
 
 from __future__ import annotations
@@ -52,7 +54,9 @@ def _record(raw: Any, source: str = "<record>", line: int = 1) -> Record:
 
 
 def parser_for(corpus: str) -> Parser:
-    """The shipped parser of a corpus in its pipeline (its acts carry their coarse acts),
+    """The shipped parser of a corpus in its pipeline, built once per process.
+
+    The shipped parser of a corpus in its pipeline (its acts carry their coarse acts),
     built once per process."""
     return pipeline(corpus)
 
@@ -125,7 +129,9 @@ _ONE = {"label_batch": "label_record", "turns_batch": "iter_turn_rows([record])"
 
 
 def _batch_size(batch: Any, function: str) -> int:
-    """The number of rows of a batch of columns, or :class:`InputError` saying what is
+    """The number of rows of a batch of columns, or an InputError naming what is wrong.
+
+    The number of rows of a batch of columns, or :class:`InputError` saying what is
     wrong with its shape; ``function`` is the batch function called (``label_batch`` or
     ``turns_batch``), which the message names so the user knows which call to fix."""
     if not isinstance(batch, Mapping):
@@ -232,7 +238,9 @@ def turns_batch(
     indices: Sequence[int] | None = None,
     parser: Parser | None = None,
 ) -> dict[str, list[Any]]:
-    """Label a batch of columns of any corpus: ``Dataset.map(actparse.turns_batch,
+    """Label a batch of columns of any corpus, for ``Dataset.map``.
+
+    Label a batch of columns of any corpus: ``Dataset.map(actparse.turns_batch,
     batched=True, with_indices=True, features=...)``, with :func:`turn_features` (plus the
     input's own) as the features.
 
@@ -271,7 +279,9 @@ def turns_batch(
 
 
 def turn_features(base: Mapping[str, Any] | None = None, *, nested: bool = True) -> Any:
-    """The ``datasets.Features`` of :func:`turns_batch`'s output: ``base`` (the input
+    """The ``datasets.Features`` of :func:`turns_batch`'s output.
+
+    The ``datasets.Features`` of :func:`turns_batch`'s output: ``base`` (the input
     dataset's features, which ``map`` keeps) and the ``turns`` column; with
     ``nested=False``, the features of one per-turn row. Needs datasets."""
     import datasets

@@ -200,7 +200,9 @@ def _label_with_progress(
     *,
     coarse: bool,
 ) -> Summary:
-    """Label ``input`` into ``output`` (stdout for none), with a progress bar on a
+    """Label ``input`` into ``output``, with a progress bar on a terminal.
+
+    Label ``input`` into ``output`` (stdout for none), with a progress bar on a
     terminal when the output is a file."""
     to_file = not to_stdout(output)
     # The bar needs a terminal to show on, and stdout free (not the output).
@@ -321,7 +323,9 @@ def report(
     lexicon: LexiconOpt = None,
     prices: PricesOpt = Prices.cocoa,
 ) -> None:
-    """Write one self-contained HTML report of INPUTs, openable offline (actparse[report]):
+    """Write one self-contained HTML report of INPUTs, openable offline.
+
+    Write one self-contained HTML report of INPUTs, openable offline (actparse[report]):
     per input its figures (those of `actparse eval` where it has a reference), charts of
     the acts, and a dialogue browser with filters and search."""
     from actparse.html_report import write_report
@@ -406,7 +410,9 @@ def train_prices(
 
 
 def main() -> None:
-    """Console-script entry point (``python -m actparse`` too: the completion scripts
+    """Console-script entry point; a bug exits with 2, not 1.
+
+    Console-script entry point (``python -m actparse`` too: the completion scripts
     typer writes name the program, so it is ``actparse`` either way). A bug exits with 2,
     not Python's 1, which says "below the floor" here: its traceback, and where to report
     it (:func:`~actparse.cli_run.report_bug`)."""

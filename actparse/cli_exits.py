@@ -43,7 +43,9 @@ def signal_status(signum: int) -> int:
 
 @dataclass(frozen=True)
 class ExitStatus:
-    """One row of the table: the status (or statuses), what it means, and per command
+    """One row of the table of exit statuses: the status, what it means, and per command.
+
+    One row of the table: the status (or statuses), what it means, and per command
     what it means there when that differs (``commands``: the commands it applies to,
     empty for all)."""
 

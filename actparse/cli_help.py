@@ -1,4 +1,6 @@
-"""The help of every ``actparse`` command: examples, the exit statuses, ``-h``, and
+"""The help of every ``actparse`` command.
+
+The help of every ``actparse`` command: examples, the exit statuses, ``-h``, and
 plain placeholders.
 
 :class:`Command` and :class:`Group` are the click classes the commands and the top level
@@ -56,14 +58,18 @@ _EXAMPLES: dict[str | None, tuple[str, ...]] = {
 
 
 def epilog(command: str | None = None) -> str:
-    """The end of a command's help (``None``: the top level's): its examples and the table
+    """The end of a command's help: its examples and its exit statuses, in Markdown.
+
+    The end of a command's help (``None``: the top level's): its examples and the table
     of its exit statuses, in Markdown."""
     examples = "\n".join(_EXAMPLES[command])
     return f"**Examples**\n\n```sh\n{examples}\n```\n\n**Exit status**\n\n{exit_table(command)}\n"
 
 
 class _Argument(TyperArgument):
-    """An argument whose type column names the element's type for a list (``<file>``),
+    """An argument whose type column names the element's type for a list.
+
+    An argument whose type column names the element's type for a list (``<file>``),
     not ``<list[Path]>``."""
 
     def display_type_rich(self, ctx: Any) -> str | None:
@@ -77,7 +83,9 @@ class _Argument(TyperArgument):
 
 
 def _plain(param: Any) -> Any:
-    """A parameter as the help should show it: a flag with no ``<bool>``, an argument in
+    """A parameter as the help should show it.
+
+    A parameter as the help should show it: a flag with no ``<bool>``, an argument in
     capitals (``INPUTS...`` for several). By typer's classes: newer typers bring their own
     copy of click, whose classes are not the installed click's."""
     if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:

@@ -1,4 +1,6 @@
-"""The options of the commands of :mod:`actparse.cli`, each declared once: those they
+"""The options of the commands of :mod:`actparse.cli`, each declared once.
+
+The options of the commands of :mod:`actparse.cli`, each declared once: those they
 share (``--format``, ``--corpus``, ``--lexicon``, ``--prices``, ``--skip``, ``--rules``,
 ``--strategies``, ``--acts``) and those of ``label`` and ``eval`` alone, so that each
 command's function is its steps, not its declarations. The choices of ``--format`` and
@@ -248,7 +250,9 @@ CorpusOpt = Annotated[
 
 
 def check_per_turn(ctx: typer.Context, on_error: OnError, coarse: bool, jobs: int) -> None:
-    """Refuse, with :class:`~actparse.errors.OptionError`, the options ``label
+    """Refuse the options ``label --per-turn`` would ignore.
+
+    Refuse, with :class:`~actparse.errors.OptionError`, the options ``label
     --per-turn`` would ignore: a table row has no place for an unreadable record, its
     columns always hold the coarse act, and the table is written by one process."""
     if on_error is OnError.keep:

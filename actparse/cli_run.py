@@ -1,4 +1,6 @@
-"""How every ``actparse`` command runs (:func:`run`): a signal that ends it, or a reader
+"""How every ``actparse`` command runs, reads standard input and shows a bug.
+
+How every ``actparse`` command runs (:func:`run`): a signal that ends it, or a reader
 that closes the pipe, leaves nothing behind and prints no traceback; whether ``label``
 with no INPUT reads standard input (:func:`stdin_is_data`); and how a bug is shown
 (:func:`report_bug`)."""
@@ -43,7 +45,9 @@ _ENDING_SIGNALS = tuple(
 
 @contextmanager
 def run() -> Iterator[None]:
-    """What every command shares: a signal that ends the run, or a reader that closes the
+    """What every command shares: a clean end on a signal or a closed pipe.
+
+    What every command shares: a signal that ends the run, or a reader that closes the
     pipe, leaves nothing behind and prints no traceback.
 
     SIGINT, SIGTERM and SIGHUP raise :class:`_Signalled` in the main process, so every
@@ -134,7 +138,9 @@ def stdin_is_data() -> bool:
 
 
 def report_bug(bug: BaseException) -> None:
-    """Show an exception that is no :class:`~actparse.errors.ActparseError` for what it
+    """Show an exception that is no ActparseError for what it is: a bug in actparse.
+
+    Show an exception that is no :class:`~actparse.errors.ActparseError` for what it
     is, a bug in actparse: its traceback (typer's hook, which leaves out the records in
     its locals), then a line saying where to report it."""
     sys.excepthook(type(bug), bug, bug.__traceback__)

@@ -32,7 +32,9 @@ class Listing:
 
 @dataclass(frozen=True, slots=True)
 class Item:
-    """An item type of a split negotiation: how many there are, and what one is worth to
+    """An item type of a split negotiation: its count and its value to the record's party.
+
+    An item type of a split negotiation: how many there are, and what one is worth to
     the party holding this record (``None`` when unknown)."""
 
     name: str
@@ -221,7 +223,9 @@ class Act(NamedTuple):
 
 
 def _readable(cls: type, fields: Mapping[str, str]) -> None:
-    """Words for ``help()`` of a named tuple: pydoc shows each field as "Alias for field
+    """Words for ``help()`` of a named tuple.
+
+    Words for ``help()`` of a named tuple: pydoc shows each field as "Alias for field
     number N", and the signature with ``ForwardRef(...)`` (annotations are postponed)."""
     hints = get_type_hints(cls)
     cls.__annotations__ = hints

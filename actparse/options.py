@@ -1,4 +1,6 @@
-"""Parsers built from a user's options, for the command line and any other caller:
+"""Parsers built from a user's options, for the command line and any other caller.
+
+Parsers built from a user's options, for the command line and any other caller:
 another price lexicon or price mode (Craigslist), another tag-rule file, act file or
 strategy-rule file (the input's corpus). Each corpus' modules are imported only when an
 option needs them.
@@ -38,7 +40,9 @@ def option_parsers(
     strategies: Path | None = None,
     skip: str = "cocoa",
 ) -> dict[str, Parser]:
-    """The parsers the options ask for instead of the shipped ones, by corpus: the price
+    """The parsers the options ask for instead of the shipped ones, by corpus.
+
+    The parsers the options ask for instead of the shipped ones, by corpus: the price
     options and ``skip`` (whether Cocoa's length rule leaves dialogues unlabelled) for
     Craigslist, the only corpus with a skip rule; ``rules``, ``acts`` and ``strategies``
     (a strategy-rule file instead of ``rules/strategies.yaml``) for the corpus of
@@ -85,7 +89,9 @@ def _parser_class(name: str | None) -> Any:
 
 
 def corpus_of(input: Path | None, fmt: str = "auto", corpus: str = "auto") -> str:
-    """The corpus options are for: ``corpus``, else the corpus of ``fmt``, else that of
+    """The corpus the options are for.
+
+    The corpus options are for: ``corpus``, else the corpus of ``fmt``, else that of
     the first record of ``input`` (a file: standard input cannot be read twice)."""
     if corpus != "auto":
         return corpus

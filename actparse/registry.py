@@ -80,7 +80,9 @@ PLUGIN_ORDER = 1000
 
 
 class NotInstalled(RegistryError):
-    """No corpus is registered under the entry points: actparse runs from a source tree
+    """No corpus is registered under the entry points.
+
+    No corpus is registered under the entry points: actparse runs from a source tree
     that was never installed (entry points come from an installed distribution)."""
 
 
@@ -288,8 +290,9 @@ def names() -> tuple[str, ...]:
 
 
 def get(name: str) -> Corpus:
-    """The corpus called ``name``; an unknown name is a :class:`RegistryError` (a
-    ``ValueError``) listing the known."""
+    """The corpus called ``name``.
+
+    An unknown name is a :class:`RegistryError` (a ``ValueError``) listing the known."""
     _load()
     try:
         return _registered[name]
@@ -319,8 +322,9 @@ def format_names() -> tuple[str, ...]:
 
 
 def format_spec(name: str) -> Format:
-    """The format called ``name``; unknown: a :class:`RegistryError` (a ``ValueError``)
-    listing the known ones."""
+    """The format called ``name``.
+
+    Unknown: a :class:`RegistryError` (a ``ValueError``) listing the known ones."""
     _load()
     try:
         return _formats()[name][0]
@@ -335,7 +339,9 @@ def corpus_of_format(name: str) -> Corpus:
 
 
 def claimants(raw: Any) -> tuple[str, ...]:
-    """Every format whose detection claims a raw record, less those a narrower claimant
+    """Every format whose detection claims a raw record, less the overruled ones.
+
+    Every format whose detection claims a raw record, less those a narrower claimant
     declares itself more specific than."""
     if not isinstance(raw, Mapping):
         return ()
@@ -380,7 +386,9 @@ class Handlers(NamedTuple):
 
 @functools.cache
 def handlers(fmt: str) -> Handlers:
-    """The imported reader and writer of a format and its corpus (looked up once: this is
+    """The imported reader and writer of a format and its corpus.
+
+    The imported reader and writer of a format and its corpus (looked up once: this is
     per-record work)."""
     spec = format_spec(fmt)
     corpus = _formats()[fmt][1].name
@@ -392,13 +400,17 @@ def handlers(fmt: str) -> Handlers:
 
 @functools.cache
 def shipped_parser(name: str) -> Parser:
-    """The shipped parser of a corpus, built once per process (its modules are imported
+    """The shipped parser of a corpus, built once per process.
+
+    The shipped parser of a corpus, built once per process (its modules are imported
     now, not before)."""
     build: Callable[[], Parser] = resolve(get(name).parser)
     return build()
 
 
 def default_format() -> str:
-    """The format an empty file, or one whose first line is broken, is read as: the first
+    """The format an empty file, or one whose first line is broken, is read as.
+
+    The format an empty file, or one whose first line is broken, is read as: the first
     format of the first corpus."""
     return corpora()[0].formats[0].name

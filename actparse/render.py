@@ -86,8 +86,9 @@ def print_dialogue(dialogue: Dialogue, acts: Sequence[Act], console: Console) ->
 def progress_bar(
     total: int | None, console: Console, *, enabled: bool
 ) -> Iterator[Callable[[], None]]:
-    """A labelling progress bar on ``console``; yields the function that advances it
-    (a no-op when not ``enabled``)."""
+    """A labelling progress bar on ``console``.
+
+    Yields the function that advances it (a no-op when not ``enabled``)."""
     if not enabled:
         yield lambda: None
         return

@@ -66,7 +66,9 @@ class MissTurn:
 
 @dataclass(frozen=True)
 class Miss:
-    """A dialogue we got wrong: where it is, what went wrong in one line, the turns that
+    """A dialogue we got wrong.
+
+    A dialogue we got wrong: where it is, what went wrong in one line, the turns that
     disagree, and optionally the dialogue itself as lines to read them in."""
 
     where: str
@@ -97,7 +99,9 @@ class Table:
 
 
 def format_figure(key: str, value: Any) -> str:
-    """A figure as people read it: shares as percentages, rates (``*_per_*``) plainly,
+    """A figure as people read it.
+
+    A figure as people read it: shares as percentages, rates (``*_per_*``) plainly,
     mappings as ``key value`` pairs."""
     if isinstance(value, bool):
         return str(value)
@@ -127,17 +131,22 @@ class Report(ABC):
         """The dialogues we got wrong, worst first (all when ``n`` is ``None``)."""
 
     def figures(self) -> dict[str, Any]:
-        """What ``--json`` prints under ``figures``: :meth:`summary`, plus any breakdowns
+        """What ``--json`` prints under ``figures``.
+
+        What ``--json`` prints under ``figures``: :meth:`summary`, plus any breakdowns
         a corpus adds."""
         return self.summary()
 
     def scored_items(self) -> int | None:
-        """How many things the headline figure counts (``None``: the report does not
-        say). Zero means the input had nothing to score: the figure would be a guess."""
+        """How many things the headline figure counts (``None``: the report does not say).
+
+        Zero means the input had nothing to score: the figure would be a guess."""
         return None
 
     def agent_names(self) -> tuple[str, str] | None:
-        """How the misses name agents 0 and 1 ("YOU", "THEM"), so that other views of the
+        """How the misses name agents 0 and 1.
+
+        How the misses name agents 0 and 1 ("YOU", "THEM"), so that other views of the
         same dialogues can name them alike (``None``: by role, or as agent 0 and 1)."""
         return None
 
@@ -154,7 +163,9 @@ class Report(ABC):
         return f"{name}: evaluation"
 
     def tables(self) -> list[Table]:
-        """The figures as tables: the single figures in one, each breakdown (a mapping of
+        """The figures as tables.
+
+        The figures as tables: the single figures in one, each breakdown (a mapping of
         counts or shares) in a table of its own."""
         figures = self.figures()
         single = tuple(
@@ -170,7 +181,9 @@ class Report(ABC):
         return tables
 
     def to_json(self, worst: int | None = None) -> dict[str, Any]:
-        """``corpus``, ``dialogues``, ``headline`` (its name and value), ``figures`` (the
+        """The report as JSON.
+
+        ``corpus``, ``dialogues``, ``headline`` (its name and value), ``figures`` (the
         rest of :meth:`figures`) and ``misses`` (the ``worst`` first, or all)."""
         figures = dict(self.figures())
         figures.pop("corpus", None)
@@ -185,7 +198,9 @@ class Report(ABC):
 
 
 def located(items: Iterable[Record | Dialogue]) -> Iterator[tuple[str, Dialogue]]:
-    """``(where, dialogue)`` for each input of an evaluator: a :class:`Record` is named by
+    """``(where, dialogue)`` for each input of an evaluator.
+
+    ``(where, dialogue)`` for each input of an evaluator: a :class:`Record` is named by
     its ``file:line`` (and its corpus id, when it has one), a bare :class:`Dialogue` by its
     id or its position from 1."""
     for number, item in enumerate(items, start=1):
@@ -205,7 +220,9 @@ def evaluate_records(
     corpus: str = "auto",
     parsers: Mapping[str, registry.Parser] | None = None,
 ) -> Report:
-    """Compare our acts with the reference the records carry, with their corpus' evaluator
+    """Compare our acts with the reference the records carry.
+
+    Compare our acts with the reference the records carry, with their corpus' evaluator
     (``actparse eval``, and the HTML report, go through here).
 
     ``source`` names the input in errors; ``corpus="auto"`` takes the corpus of the

@@ -1,4 +1,6 @@
-"""actparse inside a spaCy pipeline: Cocoa's tokenizer, two rule components, and the
+"""actparse inside a spaCy pipeline.
+
+actparse inside a spaCy pipeline: Cocoa's tokenizer, two rule components, and the
 acts of a whole dialogue of ``Doc``\\ s.
 
 The components wrap the same functions the batch labeller calls, so a ``Doc`` and the
@@ -138,7 +140,9 @@ class CocoaTokenizer:
 
 
 def _gap(text: str, words: list[str], norms: list[str]) -> None:
-    """Words for the text between two tokens: whitespace runs, and the characters Cocoa
+    """Words for the text between two tokens.
+
+    Words for the text between two tokens: whitespace runs, and the characters Cocoa
     read as spaces (norm ``" "``)."""
     run = ""
     for c in text:
@@ -153,7 +157,9 @@ def _gap(text: str, words: list[str], norms: list[str]) -> None:
 
 
 def _doc(vocab: Vocab, words: list[str], norms: list[str]) -> tuple[Doc, list[str]]:
-    """A ``Doc`` whose text is ``"".join(words)``, and the norms of its tokens: a single
+    """A ``Doc`` whose text is ``"".join(words)``, and the norms of its tokens.
+
+    A ``Doc`` whose text is ``"".join(words)``, and the norms of its tokens: a single
     space after a word becomes its trailing space, other whitespace stays a token, as
     spaCy's tokenizer does."""
     out: list[str] = []
@@ -180,7 +186,9 @@ def create_cocoa_tokenizer() -> Callable[[Language], CocoaTokenizer]:
 
 
 def _price_spans(doc: Doc, mentions: Iterable[PriceMention], text: str) -> list[Span]:
-    """Spans of ``doc`` (whose text is ``text``) over the Cocoa tokens of each mention,
+    """Spans of ``doc`` over the Cocoa tokens of each price mention.
+
+    Spans of ``doc`` (whose text is ``text``) over the Cocoa tokens of each mention,
     whatever its tokenizer."""
     _tokens, offsets = cocoa_tokens(text)
     spans: list[Span] = []
@@ -196,7 +204,9 @@ def _price_spans(doc: Doc, mentions: Iterable[PriceMention], text: str) -> list[
 
 
 class PriceLinker:
-    """Marks prices with the price-context lexicon in ``doc.spans["prices"]`` (each
+    """Marks prices with the price-context lexicon in ``doc.spans["prices"]``.
+
+    Marks prices with the price-context lexicon in ``doc.spans["prices"]`` (each
     span's value in ``span._.price``, its type in ``span.label_``); ``doc._.prices``
     gives them as :class:`~actparse.models.PriceMention`. The listing checks apply when
     ``doc._.listing`` is set. The lexicon is saved with the pipeline."""
@@ -213,7 +223,9 @@ class PriceLinker:
         nlp: Language | None = None,
         lexicon_path: str | None = None,
     ) -> None:
-        """Load another lexicon (``[initialize.components.actparse_price_linker]``);
+        """Load another lexicon.
+
+        Load another lexicon (``[initialize.components.actparse_price_linker]``);
         without ``lexicon_path`` the current one stays."""
         if lexicon_path is not None:
             self.lexicon = load_lexicon(lexicon_path)
@@ -266,7 +278,9 @@ class Tagger:
         nlp: Language | None = None,
         rules_path: str | None = None,
     ) -> None:
-        """Load another rule file (``[initialize.components.actparse_tagger]``); without
+        """Load another rule file.
+
+        Load another rule file (``[initialize.components.actparse_tagger]``); without
         ``rules_path`` the current rules stay."""
         if rules_path is not None:
             self._set_rules(Path(rules_path).read_text(encoding="utf-8"), load_rules(rules_path))
@@ -354,7 +368,9 @@ def parse_docs(
     parser: registry.Parser | None = None,
     skip: str | None = None,
 ) -> list[Doc]:
-    """The ``Doc`` of each turn of a dialogue, with its act: ``doc._.intent`` (the
+    """The ``Doc`` of each turn of a dialogue, with its act.
+
+    The ``Doc`` of each turn of a dialogue, with its act: ``doc._.intent`` (the
     corpus' native intent), ``doc._.coarse`` (the shared coarse act), ``doc._.act`` (the
     act with its arguments, as the label output writes it), ``doc._.tags`` and, for
     Craigslist, ``doc.spans["prices"]`` typed against the dialogue state.
@@ -407,7 +423,9 @@ def _skip_of(nlp: Language) -> str:
 
 
 def _parser(corpus: str, skip: str) -> registry.Parser:
-    """The shipped parser of a corpus, or for Craigslist (the one corpus with a skip
+    """The shipped parser of a corpus, or one that labels every dialogue.
+
+    The shipped parser of a corpus, or for Craigslist (the one corpus with a skip
     rule) and ``skip="never"`` one that labels every dialogue."""
     if skip == SKIP_MODES[0] or corpus != CORPUS:
         return pipeline(corpus)

@@ -1,2 +1,3 @@
-"""The corpora actparse ships, one folder or module each; :mod:`actparse.registry` knows
-them by name and imports a corpus only when it is asked for."""
+"""The corpora actparse ships, one folder or module each.
+
+:mod:`actparse.registry` knows them by name and imports a corpus only when it is asked for."""

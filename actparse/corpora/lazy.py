@@ -16,8 +16,7 @@ __all__ = ["core_names"]
 
 
 def core_names(package: str) -> Callable[[str], Any]:
-    """A module ``__getattr__`` that takes a name from ``<package>.core``, imported on
-    first use."""
+    """A module ``__getattr__`` that takes a name from ``<package>.core``, imported on first use."""
 
     def names(name: str) -> Any:
         if name.startswith("__"):

@@ -47,7 +47,9 @@ COARSE_FILE = "coarse.yaml"
 
 @dataclass(frozen=True)
 class CoarseAct:
-    """One coarse act: its definition and, from an act file that still carries them,
+    """One coarse act: its definition and the native intents each corpus maps to it.
+
+    One coarse act: its definition and, from an act file that still carries them,
     the native intents each corpus maps to it (empty for the shipped inventory)."""
 
     name: str
@@ -75,7 +77,9 @@ class CoarseMap:
             ) from None
 
     def check_covers(self, intents: Collection[str]) -> None:
-        """A :class:`RuleError` naming the file if any of ``intents`` (what a parser can
+        """A :class:`RuleError` naming the file if any of ``intents`` is unmapped.
+
+        A :class:`RuleError` naming the file if any of ``intents`` (what a parser can
         give) is unmapped."""
         missing = [i for i in intents if i not in self.acts]
         if missing:
@@ -103,7 +107,9 @@ class ActSpace:
         return tuple(a.name for a in self.acts)
 
     def coarse_map(self, corpus: str) -> CoarseMap | None:
-        """The coarse map of a corpus: this file's own lists for it, else ``coarse.yaml``
+        """The coarse map of a corpus, from this file or the corpus' own ``coarse.yaml``.
+
+        The coarse map of a corpus: this file's own lists for it, else ``coarse.yaml``
         in the corpus' rule folder (``None`` when it has neither)."""
         if corpus in self._inline:
             return self._inline[corpus]
@@ -172,8 +178,9 @@ def parse_act_space(doc: Any, source: str) -> ActSpace:
 
 
 def parse_coarse_map(doc: Any, source: str, corpus: str, space: ActSpace) -> CoarseMap:
-    """Check a parsed ``coarse.yaml`` against the inventory of ``space``; errors name the
-    file and line: an act not in the inventory, an intent mapped twice."""
+    """Check a parsed ``coarse.yaml`` against the inventory of ``space``.
+
+    Errors name the file and line: an act not in the inventory, an intent mapped twice."""
     top = check_keys(doc, ("description", "coarse"), f"{source}:1", "the coarse map", ("coarse",))
     table = top["coarse"]
     at = where(source, table)

@@ -21,7 +21,9 @@ _QUOTE_TOKENS = ("``", "''")
 
 
 def _normalized_with_origins(text: str) -> tuple[str, Sequence[int], Sequence[int]]:
-    """Cocoa's normalization of ``text`` (see ``tokenizer._normalize``) and, for each of
+    """Cocoa's normalization of ``text``, with the origin of each character.
+
+    Cocoa's normalization of ``text`` (see ``tokenizer._normalize``) and, for each of
     its characters, the start and end in ``text`` of the characters it came from."""
     lowered = text.lower()
     if ".." not in lowered and len(lowered) == len(text):

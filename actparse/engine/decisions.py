@@ -44,8 +44,9 @@ class IntentRule(NamedTuple, Generic[V]):
 
 
 class DecisionList(Generic[V]):
-    """Named rules evaluated in order; the intent of the first that holds wins, else the
-    fallback. Rule names are unique, so a decision can always be explained."""
+    """Named rules evaluated in order; the intent of the first that holds wins, else the fallback.
+
+    Rule names are unique, so a decision can always be explained."""
 
     __slots__ = ("_pairs", "fallback", "named", "rules")
 
@@ -105,7 +106,9 @@ class DecisionList(Generic[V]):
 
 
 def _strings(code: CodeType | None) -> Iterator[str]:
-    """The string constants of a condition's code (in tuples and nested functions too):
+    """The string constants of a condition's code.
+
+    The string constants of a condition's code (in tuples and nested functions too):
     the tag names it asks for, ``m.has("need")``, ``"question" in m.tags``."""
     if code is None:  # not a Python function (a built-in): it names no tag
         return

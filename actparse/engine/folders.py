@@ -1,4 +1,6 @@
-"""A corpus' rule folder, as its registry entry names it (``Corpus.rules``), and the tag
+"""A corpus' rule folder, as its registry entry names it, and the tag rules in it.
+
+A corpus' rule folder, as its registry entry names it (``Corpus.rules``), and the tag
 rules in it: how a parser finds its files without naming where they live."""
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ def source_of(corpus: str, name: str) -> str:
 
 
 def corpus_tag_rules(corpus: str) -> RuleSet:
-    """The tag rules of a corpus, ``tags.yaml`` of its rule folder, loaded once (a
+    """The tag rules of a corpus, ``tags.yaml`` of its rule folder, loaded once.
+
+    The tag rules of a corpus, ``tags.yaml`` of its rule folder, loaded once (a
     :class:`RuleError` if it names no folder)."""
     spec = registry.get(corpus).rules
     if not spec:

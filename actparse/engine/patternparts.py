@@ -35,7 +35,9 @@ _OPEN = "(?>" + _LAZY_ANY
 
 
 class OrderedSearch:
-    """A ``^(?>.*?A)(?>.*?B)...`` pattern whose ``search`` chains searches for its parts
+    """A ``^(?>.*?A)(?>.*?B)...`` pattern searched as a chain of searches for its parts.
+
+    A ``^(?>.*?A)(?>.*?B)...`` pattern whose ``search`` chains searches for its parts
     and then matches what follows them; the answer is the whole pattern's, as a truth
     value (no match object)."""
 
@@ -63,7 +65,9 @@ class OrderedSearch:
 
 
 def ordered_search(pattern: str, flags: int) -> OrderedSearch | None:
-    """``pattern`` as an :class:`OrderedSearch`, or ``None`` when it is not one: it must
+    """``pattern`` as an :class:`OrderedSearch`, or ``None`` when it is not one.
+
+    ``pattern`` as an :class:`OrderedSearch`, or ``None`` when it is not one: it must
     start with ``^`` and one or more atomic groups that each start with ``.*?``, refer to
     no group of its own (a part searched alone would not see it), and have no bar at the
     top of a part or of the whole (``(?>.*?a|b)``: the ``.*?`` is the first
@@ -88,7 +92,9 @@ def ordered_search(pattern: str, flags: int) -> OrderedSearch | None:
 
 
 def top_alternatives(pattern: str) -> list[str]:
-    """The alternatives of ``pattern`` at its top level (``a|(b|c)`` gives ``a`` and
+    """The alternatives of ``pattern`` at its top level.
+
+    The alternatives of ``pattern`` at its top level (``a|(b|c)`` gives ``a`` and
     ``(b|c)``), or ``[pattern]`` when it has one, or when its parts cannot be searched
     apart: a reference to a group, a global inline flag, a pattern ``re`` cannot read."""
     cuts = [k for k, char, depth in _structure(pattern, 0) if char == "|" and depth == 0]
@@ -128,7 +134,9 @@ def _group_end(pattern: str, start: int) -> int | None:
 
 
 def _structure(pattern: str, start: int) -> Iterator[tuple[int, str, int]]:
-    """The parentheses and bars of ``pattern`` from ``start`` that are its syntax (not
+    """The parentheses and bars of ``pattern`` from ``start`` that are its syntax.
+
+    The parentheses and bars of ``pattern`` from ``start`` that are its syntax (not
     escaped, not in a character class), each with its index and the depth of groups
     around it (after a ``)`` closes)."""
     depth = 0
@@ -158,6 +166,8 @@ def _structure(pattern: str, start: int) -> Iterator[tuple[int, str, int]]:
 
 
 def _refers(part: str) -> bool:
-    """Whether ``part`` may refer to a group by number or name (``\\1``, ``(?P=x)``,
+    """Whether ``part`` may refer to a group by number or name.
+
+    Whether ``part`` may refer to a group by number or name (``\\1``, ``(?P=x)``,
     ``(?(1)...)``, ``(?1)``): such a part cannot be searched apart from the others."""
     return bool(regex.search(r"\\[1-9g]|\(\?P=|\(\?\(|\(\?[0-9R&+-]", part))

@@ -22,7 +22,9 @@ __all__ = ["BatchPipeline", "Pipeline", "pipeline", "pipelines"]
 
 
 class Pipeline:
-    """A corpus parser and the corpus' coarse map: :meth:`parse` gives the parser's acts
+    """A corpus parser and the corpus' coarse map.
+
+    A corpus parser and the corpus' coarse map: :meth:`parse` gives the parser's acts
     with their coarse acts set.
 
     Any other attribute is the parser's own (``prepare``, MutualFriends' ``analyse``).
@@ -45,7 +47,9 @@ class Pipeline:
 
     @property
     def act_space(self) -> ActSpace:
-        """The inventory the coarse map was checked against (a wrapper of this pipeline
+        """The inventory the coarse map was checked against.
+
+        The inventory the coarse map was checked against (a wrapper of this pipeline
         wrapped again keeps it)."""
         return self.space
 
@@ -54,7 +58,9 @@ class Pipeline:
         return self.coarse_acts(self.parser.parse(dialogue))
 
     def coarse_acts(self, acts: Sequence[Act]) -> list[Act]:
-        """``acts`` with their coarse acts set from the corpus' map (``None`` for a turn
+        """``acts`` with their coarse acts set from the corpus' map.
+
+        ``acts`` with their coarse acts set from the corpus' map (``None`` for a turn
         with no intent)."""
         found = self.coarse_map
         if found is None:
@@ -87,7 +93,9 @@ _shipped: dict[str, tuple[registry.Parser, Pipeline]] = {}
 def pipeline(
     corpus: str, parser: registry.Parser | None = None, space: ActSpace | None = None
 ) -> Pipeline:
-    """The pipeline of a corpus: ``parser`` (default: the shipped one) and the corpus'
+    """The pipeline of a corpus: a parser and the corpus' coarse map.
+
+    The pipeline of a corpus: ``parser`` (default: the shipped one) and the corpus'
     coarse map, from ``space`` (default: the parser's ``act_space``, else the shipped
     inventory). A pipeline given is returned as it is."""
     if isinstance(parser, Pipeline) and space is None:

@@ -50,7 +50,9 @@ T = TypeVar("T")
 
 
 class RuleError(ActparseError, ValueError):
-    """A rule file, a lexicon or another declarative file actparse loads (shipped, or
+    """A rule file, a lexicon or another declarative file actparse loads is malformed.
+
+    A rule file, a lexicon or another declarative file actparse loads (shipped, or
     given with ``--rules``, ``--lexicon``, ``--strategies``, ``--acts``) is malformed;
     the message names the file and the line."""
 
@@ -119,8 +121,9 @@ def line_loader() -> type[yaml.SafeLoader]:
 
 
 def parse_yaml(text: str, source: str) -> Any:
-    """A YAML document with line numbers; invalid YAML is a :class:`RuleError` naming the
-    file and, where YAML says, the line."""
+    """A YAML document with line numbers.
+
+    Invalid YAML is a :class:`RuleError` naming the file and, where YAML says, the line."""
     try:
         return yaml.load(text, Loader=_LineLoader)
     except yaml.YAMLError as err:
@@ -130,8 +133,9 @@ def parse_yaml(text: str, source: str) -> Any:
 
 
 def parse_json(text: str, source: str) -> Any:
-    """A JSON document (learned lexicons); invalid JSON is a :class:`RuleError` naming the
-    file and the line."""
+    """A JSON document (learned lexicons).
+
+    Invalid JSON is a :class:`RuleError` naming the file and the line."""
     if text.startswith("\ufeff"):
         raise RuleError(
             f"{source}:1: starts with a byte order mark (BOM), which JSON does not allow; "
@@ -151,8 +155,10 @@ def parse_json(text: str, source: str) -> Any:
 
 
 def read_text(path: str | Path | Traversable) -> str:
-    """A rule file's text; a file that is not UTF-8 is a :class:`RuleError` naming the
-    file and the line of the first bad byte."""
+    """A rule file's text.
+
+    A file that is not UTF-8 is a :class:`RuleError` naming the file and the line of the first
+    bad byte."""
     file = Path(path) if isinstance(path, str) else path
     data = file.read_bytes()
     try:
@@ -164,7 +170,9 @@ def read_text(path: str | Path | Traversable) -> str:
 
 
 def read_document(path: str | Path | Traversable) -> Any:
-    """Read and parse a rule file: JSON when its name ends in ``.json``, else YAML with
+    """Read and parse a rule file: JSON or YAML by its name.
+
+    Read and parse a rule file: JSON when its name ends in ``.json``, else YAML with
     line numbers (see :func:`parse_yaml`)."""
     text = read_text(path)
     if str(path).endswith(".json"):
@@ -186,8 +194,9 @@ def load_file(
     default: tuple[str, ...],
     parse: Callable[[Any, str], T],
 ) -> T:
-    """Load a rule file with ``parse(document, source)``; ``path=None`` loads the shipped
-    file ``default`` (parsed once per process)."""
+    """Load a rule file with ``parse(document, source)``.
+
+    ``path=None`` loads the shipped file ``default`` (parsed once per process)."""
     if path is None:
         return _shipped_file(default, parse)  # type: ignore[no-any-return]
     return parse(read_document(path), _display(path))
@@ -216,7 +225,9 @@ def check_keys(
     what: str,
     required: Collection[str] = (),
 ) -> dict[str, Any]:
-    """``record`` if it is a mapping with only ``allowed`` keys and every ``required``
+    """``record`` if it is a mapping with the keys allowed and required.
+
+    ``record`` if it is a mapping with only ``allowed`` keys and every ``required``
     one; otherwise a :class:`RuleError` at ``at`` naming ``what`` and the keys."""
     if not isinstance(record, dict):
         raise RuleError(f"{at}: {what} must be a mapping, got {record!r}")

@@ -1,4 +1,6 @@
-"""NLTK 3.2.4's untrained Punkt sentence splitter, as ``nltk.word_tokenize`` ran it for
+"""NLTK 3.2.4's untrained Punkt sentence splitter, without NLTK.
+
+NLTK 3.2.4's untrained Punkt sentence splitter, as ``nltk.word_tokenize`` ran it for
 Cocoa (step 4a of :mod:`actparse.engine.tokenizer`), without NLTK.
 
 An untrained ``PunktSentenceTokenizer()`` has no abbreviations, collocations, sentence

@@ -92,7 +92,9 @@ _CACHED_LENGTH = 200
 
 
 def view(text: str) -> str:
-    """A message as the rules see it: lowercased, typographic apostrophes made plain, and
+    """A message as the rules see it.
+
+    A message as the rules see it: lowercased, typographic apostrophes made plain, and
     a space in front, so that a phrase value written with a leading space (" good luck")
     matches at a word start anywhere, the first word too."""
     norm = text.lower()
@@ -111,13 +113,17 @@ _Folders = tuple[tuple[str, str], ...]
 
 
 def _rule_folders() -> _Folders:
-    """The rule folders of the registered corpora that name one, by corpus name: what
+    """The rule folders of the registered corpora that name one, by corpus name.
+
+    The rule folders of the registered corpora that name one, by corpus name: what
     the item words and so the shipped rules and taggers are built from (and cached by)."""
     return tuple(sorted((c.name, c.rules) for c in registry.corpora() if c.rules))
 
 
 def corpus_classes() -> dict[str, tuple[str, ...]]:
-    """The words the registered corpora add to the strategy rules' word classes (their
+    """The words the registered corpora add to the strategy rules' word classes.
+
+    The words the registered corpora add to the strategy rules' word classes (their
     items), each from ``strategies.yaml`` in its rule folder (``Corpus.rules``), corpora
     in the order of their names (for the built-in ones: casino, craigslist, dealornodeal,
     mutualfriends; craigslist and mutualfriends have no such file).
@@ -190,7 +196,9 @@ def _shipped_rules(folders: _Folders) -> RuleSet:
 
 
 def load_strategy_rules(path: str | Path | Traversable | None = None) -> RuleSet:
-    """The strategy rules: ``path``, or the shipped ``rules/strategies.yaml``; either
+    """The strategy rules, with every registered corpus' item words in its classes.
+
+    The strategy rules: ``path``, or the shipped ``rules/strategies.yaml``; either
     way with every registered corpus' item words in its classes (:func:`corpus_classes`,
     read now: the shipped rules are built once per set of registered rule folders)."""
     if path is None:
@@ -199,7 +207,9 @@ def load_strategy_rules(path: str | Path | Traversable | None = None) -> RuleSet
 
 
 class StrategyTagger:
-    """Tags a message with its strategy labels (a tuple in :data:`LABELS` order): those
+    """Tags a message with its strategy labels.
+
+    Tags a message with its strategy labels (a tuple in :data:`LABELS` order): those
     of the rules and, with a ``lexicon``, those it gives too."""
 
     def __init__(
@@ -222,8 +232,9 @@ class StrategyTagger:
         self._cache: dict[str, tuple[str, ...]] = {}
 
     def tag(self, text: str) -> tuple[str, ...]:
-        """The labels of a message; ``("non-strategic",)`` when no rule fires, ``()``
-        for an empty one."""
+        """The labels of a message.
+
+        ``("non-strategic",)`` when no rule fires, ``()`` for an empty one."""
         found = self._cache.get(text)
         if found is not None:
             return found
@@ -255,13 +266,17 @@ _default: dict[tuple[tuple[str, ...], _Folders], StrategyTagger] = {}
 
 @cache
 def shipped_lexicon(path: tuple[str, ...]) -> StrategyLexicon | None:
-    """A shipped lexicon by the parts of its path under ``rules/`` (``("casino",
+    """A shipped lexicon by the parts of its path under ``rules/``, read once per process.
+
+    A shipped lexicon by the parts of its path under ``rules/`` (``("casino",
     "strategy_lexicon.json")``), read once per process; ``None`` for ``()``."""
     return load_strategy_lexicon(shipped(*path)) if path else None
 
 
 def default_tagger(lexicon: tuple[str, ...] = ()) -> StrategyTagger:
-    """The tagger of the shipped rules, built once per process and set of registered
+    """The tagger of the shipped rules, built once per process and set of rule folders.
+
+    The tagger of the shipped rules, built once per process and set of registered
     rule folders (registering a corpus gives a new one, with its item words:
     :func:`corpus_classes`); with ``lexicon``, the path of a shipped lexicon
     (:func:`shipped_lexicon`), the rules and that lexicon."""

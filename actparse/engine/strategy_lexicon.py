@@ -101,7 +101,9 @@ class StrategyLexicon:
         )
 
     def labels_of(self, text: str) -> tuple[str, ...]:
-        """The labels whose decision is not negative for ``text`` (a probability of at
+        """The labels whose decision is not negative for ``text``, in the file's order.
+
+        The labels whose decision is not negative for ``text`` (a probability of at
         least one half), in the file's order."""
         lowered = text.lower()
         tokens = self._ascii_tokens if lowered.isascii() else self._tokens
@@ -135,8 +137,7 @@ def _pack(row: Sequence[float]) -> int:
 
 
 def load_strategy_lexicon(path: str | Path | Traversable) -> StrategyLexicon:
-    """A lexicon from its JSON file; a :class:`RuleError` naming the file when it is
-    malformed."""
+    """A lexicon from its JSON file; a :class:`RuleError` naming the file when it is malformed."""
     source = str(path)
     file = Path(path) if isinstance(path, str) else path
     try:

@@ -186,8 +186,9 @@ class RuleSet:
     def _index_entries(
         self, entries: list[_Entry], filed: list[tuple[_Needs, bool]], exact: set[int]
     ) -> None:
-        """File the entries in one need index; an exact entry the index proves needs no
-        search; each tag knows the bits of its entries."""
+        """File the entries in one need index.
+
+        An exact entry the index proves needs no search; each tag knows the bits of its entries."""
         self._entries = tuple(entries)
         self._index = NeedIndex(filed) if entries else None
         #: Entries that match wherever the index proves their needs (words between
@@ -203,7 +204,9 @@ class RuleSet:
                 self._tag_bits[entry[0]] = self._tag_bits.get(entry[0], 0) | (1 << k)
 
     def has(self, tag: str, tokens: Sequence[str], text: str) -> bool:
-        """Whether ``tag`` holds for the message (:meth:`tags` of that one tag: asking for
+        """Whether ``tag`` holds for the message.
+
+        Whether ``tag`` holds for the message (:meth:`tags` of that one tag: asking for
         several tags at once, :meth:`tags` looks the message up once)."""
         return tag in self.by_tag and bool(self.tags((tag,), tokens, text))
 
@@ -258,7 +261,9 @@ class RuleSet:
     def _search(
         self, candidates: int, every: int, text: str, timeout: float | None, found: set[str]
     ) -> None:
-        """Add to ``found`` the tags of the candidate entries that match ``text``, lowest
+        """Add to ``found`` the tags of the candidate entries that match ``text``.
+
+        Add to ``found`` the tags of the candidate entries that match ``text``, lowest
         entry first; once a tag holds, its other entries are not tried. ``every`` holds
         all candidates of the text, the patterns of an ``unless`` too."""
         entries = self._entries
@@ -303,7 +308,9 @@ class RuleSet:
         return self.rules[0].source.rpartition(":")[0] if self.rules else "the rule file"
 
     def require(self, tags: Iterable[str], what: str, computed: Iterable[str] = ()) -> None:
-        """A :class:`RuleError` naming the rule file unless every tag of ``tags`` is set by
+        """A :class:`RuleError` unless every tag of ``tags`` is set by a rule or computed.
+
+        A :class:`RuleError` naming the rule file unless every tag of ``tags`` is set by
         a rule of it or is one of ``computed`` (tags the code sets itself): ``what`` is
         who asks for them. Parsers call it when they are built, so a misspelt tag fails
         there instead of never holding."""
@@ -325,7 +332,9 @@ class RuleSet:
 
 
 def _word_classes(doc: dict[str, Any], source: str) -> dict[str, str]:
-    """The file's ``classes`` (name -> words) as regex alternations to put in for
+    """The file's ``classes`` (name -> words) as regex alternations.
+
+    The file's ``classes`` (name -> words) as regex alternations to put in for
     ``{name}`` in a value: one place for a vocabulary many patterns share (item names)."""
     raw = doc.get("classes", {})
     if not isinstance(raw, dict):
@@ -406,7 +415,9 @@ def _rule_set(doc: Any, source: str) -> RuleSet:
 def load_rules(
     path: str | Path | Traversable | None = None, *, default: tuple[str, ...] = ()
 ) -> RuleSet:
-    """Load a tag-rule file; with no ``path``, the shipped file ``default`` (its parts
+    """Load a tag-rule file, by default the shipped one, loaded once per process.
+
+    Load a tag-rule file; with no ``path``, the shipped file ``default`` (its parts
     under ``rules/``, e.g. ``("craigslist", "tags.yaml")``), loaded once per process."""
     if path is None and not default:
         raise TypeError("load_rules needs a path or a default shipped file")

@@ -241,7 +241,9 @@ _CACHED_CHUNK_LENGTH = 32
 
 
 class _ChunkTokens(dict[str, tuple[str, ...]]):
-    """Chunk -> its tokens (see above), worked out on a chunk's first look-up, so a
+    """Chunk -> its tokens, worked out on a chunk's first look-up.
+
+    Chunk -> its tokens (see above), worked out on a chunk's first look-up, so a
     sentence's inner chunks cost one C-level ``map``; bounded in entries and length."""
 
     def __init__(self, *, last: bool) -> None:
@@ -270,7 +272,9 @@ _last_chunks = _ChunkTokens(last=True)
 
 
 def _treebank_tokenize(text: str) -> list[str]:
-    """NLTK 3.2.4's Treebank tokenization of one sentence (:func:`_treebank_rules`),
+    """NLTK 3.2.4's Treebank tokenization of one sentence.
+
+    NLTK 3.2.4's Treebank tokenization of one sentence (:func:`_treebank_rules`),
     chunk by chunk where that is the same (see above)."""
     chunks = text.split(" ")
     if (

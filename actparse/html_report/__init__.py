@@ -22,7 +22,9 @@ __all__ = ["InputData", "MissingExtra", "collect_input", "render_report", "write
 
 
 class MissingExtra(ActparseError, ImportError):
-    """The ``report`` extra (plotly) is not installed: raised by :func:`render_report` and
+    """The ``report`` extra (plotly) is not installed.
+
+    The ``report`` extra (plotly) is not installed: raised by :func:`render_report` and
     :func:`write_report` before any work, with the ``pip install`` that fixes it."""
 
 
@@ -38,7 +40,9 @@ def render_report(
     parsers: Mapping[str, Parser] | None = None,
     title: str = "actparse report",
 ) -> str:
-    """The report of ``inputs`` (files, or :class:`InputData` already collected) as one
+    """The report of ``inputs`` as one HTML document.
+
+    The report of ``inputs`` (files, or :class:`InputData` already collected) as one
     HTML document; ``fmt`` and ``parsers`` are those of :func:`actparse.evaluate_path`."""
     _require_plotly()
     from actparse.html_report.page import render_page

@@ -1,4 +1,6 @@
-"""The dialogue browser's data: every dialogue turn by turn, compact, for the page's
+"""The dialogue browser's data: every dialogue turn by turn, compact.
+
+The dialogue browser's data: every dialogue turn by turn, compact, for the page's
 script to render (a few thousand dialogues would make a heavy page as HTML elements;
 as data the script shows one page of them at a time).
 
@@ -47,7 +49,9 @@ def _items(dialogue: Dialogue, act: Act) -> tuple[str, ...]:
 
 
 def highlights(turn: Turn, act: Act, items: Sequence[str] = ()) -> list[Span]:
-    """The character spans of a message to mark: ``price`` (the prices the parser found),
+    """The character spans of a message to mark.
+
+    The character spans of a message to mark: ``price`` (the prices the parser found),
     ``entity`` (linked knowledge-base values) and ``item`` (words naming the items)."""
     text = turn.text
     spans: list[Span] = []
@@ -70,7 +74,9 @@ def highlights(turn: Turn, act: Act, items: Sequence[str] = ()) -> list[Span]:
 
 
 def _utf16_spans(text: str, spans: Sequence[Span]) -> list[list[Any]]:
-    """``spans`` in UTF-16 code units, as the page's script slices a string: a character
+    """``spans`` in UTF-16 code units, as the page's script slices a string.
+
+    ``spans`` in UTF-16 code units, as the page's script slices a string: a character
     past U+FFFF (an emoji) is two of them there and one here."""
     if text.isascii() or all(ord(c) <= 0xFFFF for c in text):
         return [list(s) for s in spans]
@@ -117,7 +123,9 @@ def _turn(
 
 
 def browser_data(inputs: Sequence[InputData]) -> list[dict[str, Any]]:
-    """One entry per dialogue of every input: ``input`` (its index), ``record`` (its
+    """One entry per dialogue of every input.
+
+    One entry per dialogue of every input: ``input`` (its index), ``record`` (its
     ``file:line``), ``where`` (with its id), ``miss``
     (the evaluator's one-line summary, ``None`` when it reported none) and ``turns``
     (writer, text, intent, coarse act, arguments, our strategy labels, highlights in

@@ -1,4 +1,6 @@
-"""What the HTML report shows of one input: its dialogues with our acts and, when the
+"""What the HTML report shows of one input.
+
+What the HTML report shows of one input: its dialogues with our acts and, when the
 input carries a reference, the corpus evaluator's :class:`~actparse.reports.Report`.
 
 Each dialogue is parsed once: the evaluator parses through a recording parser, and the
@@ -65,7 +67,9 @@ class InputData:
 
 @dataclass(frozen=True)
 class _Kept(Record):
-    """A record that reads its dialogue once, so that the evaluator and the report see the
+    """A record that reads its dialogue once.
+
+    A record that reads its dialogue once, so that the evaluator and the report see the
     same :class:`Dialogue` object (and the recorded acts can be found by it)."""
 
     kept: list[Dialogue] = field(default_factory=list, compare=False, repr=False)

@@ -1,4 +1,6 @@
-"""The report page: one HTML file holding its styles, its script, plotly.js (once) and
+"""The report page: one HTML file that opens from disk with no server.
+
+The report page: one HTML file holding its styles, its script, plotly.js (once) and
 the data, so it opens from disk with no server and makes no request."""
 
 from __future__ import annotations
@@ -118,7 +120,9 @@ def _script_json(value: object) -> str:
 
 
 def _distinct_names(inputs: Sequence[InputData]) -> list[InputData]:
-    """``inputs``, those whose file names recur named by their paths (and a file given
+    """``inputs`` named so that no two share a legend entry or a filter choice.
+
+    ``inputs``, those whose file names recur named by their paths (and a file given
     twice by its place too), so that no two share a legend entry or a filter choice."""
     names = Counter(d.name for d in inputs)
     out = [replace(d, name=d.path) if names[d.name] > 1 else d for d in inputs]

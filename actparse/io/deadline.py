@@ -62,7 +62,9 @@ class RecordTimeout(BaseException):
 
 
 class RecordTimedOut(InputError):
-    """A record took longer to label than :data:`RECORD_DEADLINE` (a hostile record),
+    """A record took longer to label than :data:`RECORD_DEADLINE`.
+
+    A record took longer to label than :data:`RECORD_DEADLINE` (a hostile record),
     with ``on_error="stop"``: what a :class:`RecordTimeout` becomes for the caller. An
     :class:`~actparse.errors.InputError`, whose message names the file and the line."""
 
@@ -109,7 +111,9 @@ _UNARMED = Clock(armed=False)
 
 @contextmanager
 def clock(first_limit: float) -> Iterator[Clock]:
-    """A clock for a batch: the timer is armed on entry for ``first_limit`` seconds (the
+    """A clock for a batch.
+
+    A clock for a batch: the timer is armed on entry for ``first_limit`` seconds (the
     shortest limit the batch will :meth:`~Clock.start`) and disarmed on exit."""
     if (
         not hasattr(signal, "setitimer")

@@ -1,5 +1,4 @@
-"""Where an output file goes, checked before any work, so that writing it never destroys
-anything.
+"""Where an output file goes, checked before any work, so that writing it never destroys anything.
 
 A regular file (or a new name) is written under a temporary name beside it and renamed
 over it when complete: an interrupted or failed run leaves the old file as it was and no
@@ -26,13 +25,14 @@ __all__ = ["Destination", "OutputError"]
 
 
 class OutputError(ActparseError, ValueError):
-    """An output the run will not write to (a directory, the input itself, a pipe for
+    """An output the run will not write to, or could not write.
+
+    An output the run will not write to (a directory, the input itself, a pipe for
     Parquet), or could not write (a full disk); the message names it."""
 
 
 class Destination:
-    """One output file: where to write (:attr:`write_path`), then :meth:`commit` or
-    :meth:`discard`.
+    """One output file: where to write (:attr:`write_path`), then :meth:`commit` or :meth:`discard`.
 
     ``inputs`` are the files the run reads: writing over one of them is refused, since
     the run would destroy what it is reading (e.g. the reference acts of an HF file).
@@ -112,7 +112,9 @@ _DESCRIPTOR = re.compile(r"/(?:dev|proc/[^/]+)/fd/\d+")
 
 
 def _names_a_descriptor(path: Path) -> bool:
-    """Whether a path leads, through links, to an open file descriptor (``/dev/stdout``
+    """Whether a path leads, through links, to an open file descriptor.
+
+    Whether a path leads, through links, to an open file descriptor (``/dev/stdout``
     is ``/proc/self/fd/1``): that file was opened by the caller, perhaps to append, and
     renaming a new file over it would throw away what it held."""
     current = os.path.abspath(path)

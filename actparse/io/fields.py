@@ -1,4 +1,6 @@
-"""Checks shared by the readers of every corpus: a field of the right type, or an
+"""Checks shared by the readers of every corpus.
+
+Checks shared by the readers of every corpus: a field of the right type, or an
 :class:`~actparse.errors.InputError` that names the field and what was found; and
 :func:`record_reader`, which makes sure a reader raises nothing else."""
 
@@ -31,7 +33,9 @@ _SHAPE_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError, Re
 
 
 def record_reader(read: Callable[[In], Out]) -> Callable[[In], Out]:
-    """A reader (raw record -> dialogue, or a text line -> raw record) that raises only
+    """A reader that raises only :class:`~actparse.errors.InputError` for a bad record.
+
+    A reader (raw record -> dialogue, or a text line -> raw record) that raises only
     :class:`~actparse.errors.InputError` for a malformed record.
 
     Readers check the fields they can name (:func:`required`, :func:`text_field`...);
@@ -53,8 +57,9 @@ def record_reader(read: Callable[[In], Out]) -> Callable[[In], Out]:
 
 
 def required(record: Any, key: str, what: str | None = None) -> Any:
-    """The value of a field a record must have; ``what`` names it in the error (its
-    path, ``chat_logs[3].id``; the key by default)."""
+    """The value of a field a record must have.
+
+    ``what`` names it in the error (its path, ``chat_logs[3].id``; the key by default)."""
     if not isinstance(record, Mapping):
         where = what.rpartition(".")[0] if what and "." in what else "the record"
         raise InputError(f"{where} must be a JSON object, got {json_kind(record)}")

@@ -1,4 +1,6 @@
-"""Errors in words: what reaches a user says what is wrong with the input, not what
+"""Errors in words.
+
+Errors in words: what reaches a user says what is wrong with the input, not what
 Python tripped over.
 
 A reader that meets a record of the wrong shape (a list where an object should be, a
@@ -100,7 +102,9 @@ def describe(err: BaseException) -> str:
 
 
 def os_reason(err: OSError) -> str:
-    """What the system said, without Python's decoration: ``[Errno 28] No space left on
+    """What the system said, without Python's decoration.
+
+    What the system said, without Python's decoration: ``[Errno 28] No space left on
     device: 'x'`` is ``no space left on device``."""
     # The system's own words for the error number: pyarrow's strerror wraps them in
     # "Error writing bytes to file. Detail: [errno 28] ...".

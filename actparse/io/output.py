@@ -1,4 +1,6 @@
-"""Where labelled records go: a file written under a temporary name and renamed when
+"""Where labelled records go.
+
+Where labelled records go: a file written under a temporary name and renamed when
 complete (JSON lines, ``.gz`` compressed, or Parquet), a FIFO or device written directly,
 or standard output."""
 
@@ -30,7 +32,9 @@ def open_sink(
     keep_errors: bool = False,
     keep_schema: bool = True,
 ) -> AbstractContextManager[Any]:
-    """A writable text sink for output lines: standard output, a JSON lines file, or a
+    """A writable text sink for output lines.
+
+    A writable text sink for output lines: standard output, a JSON lines file, or a
     Parquet file (which keeps a Parquet ``source``'s schema unless ``keep_schema`` is
     false, and with ``keep_errors`` has an ``actparse_error`` column)."""
     if to_stdout(output):
@@ -61,7 +65,9 @@ def count_records(path: str | Path) -> int | None:
 
 
 class open_output:
-    """Write a text output file without ever destroying anything (see
+    """Write a text output file without ever destroying anything.
+
+    Write a text output file without ever destroying anything (see
     :class:`~actparse.io.destination.Destination`): a regular file is written to a
     temporary name and renamed into place when complete, a FIFO or device directly.
 

@@ -30,7 +30,9 @@ def is_parquet(path: str | Path) -> bool:
 
 
 def require_pyarrow() -> Any:
-    """The ``pyarrow`` module (with ``pyarrow.parquet``), or an :class:`InputError` saying
+    """The ``pyarrow`` module, or an :class:`InputError` saying how to install it.
+
+    The ``pyarrow`` module (with ``pyarrow.parquet``), or an :class:`InputError` saying
     how to install it."""
     try:
         import pyarrow
@@ -129,7 +131,9 @@ class ParquetSink:
         return schema
 
     def _infer(self, rows: list[dict[str, Any]]) -> Any:
-        """A schema from the labelled rows: every key any of them has, each column's type
+        """A schema from the labelled rows.
+
+        A schema from the labelled rows: every key any of them has, each column's type
         inferred from all its values (a column no value fits is a string column)."""
         pa = self.pa
         labelled = [row for row in rows if ERROR_COLUMNS[0] not in row]
@@ -145,7 +149,9 @@ class ParquetSink:
         return self._with_error_columns(pa.schema(fields))
 
     def _no_nulls(self, kind: Any) -> Any:
-        """``kind`` with Arrow's null type, wherever it stands, made a string: a column or
+        """``kind`` with Arrow's null type, wherever it stands, made a string.
+
+        ``kind`` with Arrow's null type, wherever it stands, made a string: a column or
         a nested field no row of the batch filled (every turn's ``strategies`` empty)
         would refuse every value a later batch has."""
         pa = self.pa
@@ -161,7 +167,9 @@ class ParquetSink:
         return kind
 
     def _with_new_columns(self, schema: Any, rows: list[dict[str, Any]]) -> Any:
-        """The input's schema plus what labelling adds, typed from the rows: new columns
+        """The input's schema plus what labelling adds, typed from the rows.
+
+        The input's schema plus what labelling adds, typed from the rows: new columns
         (an ``acts`` list, an ``actparse`` object) and new fields of a struct column,
         the input's own fields and types kept as they were, so a labelled Parquet file
         loses none of it."""
@@ -218,7 +226,9 @@ class ParquetSink:
         self.rows = []
 
     def _fit(self, row: dict[str, Any], number: int) -> dict[str, Any]:
-        """The row if it fits the schema; else, keeping errors, an error row holding it
+        """The row if it fits the schema; else, keeping errors, an error row.
+
+        The row if it fits the schema; else, keeping errors, an error row holding it
         as JSON text."""
         try:
             self.pa.Table.from_pylist([row], schema=self.schema)
@@ -259,7 +269,9 @@ _CONVERSION_ERRORS = (ValueError, TypeError, OverflowError)
 
 
 def _error_row(row: dict[str, Any], error: str) -> dict[str, Any]:
-    """An error row: the error, and the record's fields as JSON text (or the input text
+    """An error row: the error, and the record's fields as JSON text.
+
+    An error row: the error, and the record's fields as JSON text (or the input text
     an error record already holds)."""
     data = {k: v for k, v in row.items() if k != ERROR_COLUMNS[0]}
     given = data.get(ERROR_COLUMNS[1]) if set(data) == {ERROR_COLUMNS[1]} else None

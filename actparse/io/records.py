@@ -57,7 +57,9 @@ class Record:
         return registry.handlers(self.format).corpus
 
     def dialogue(self) -> Dialogue:
-        """Parse the raw record into a :class:`Dialogue`, or raise :class:`InputError`
+        """Parse the raw record into a :class:`Dialogue`.
+
+        Parse the raw record into a :class:`Dialogue`, or raise :class:`InputError`
         naming the file and the line."""
         try:
             return registry.handlers(self.format).reader(self.raw)
@@ -68,13 +70,17 @@ class Record:
 
 
 def format_of_record(raw: Any) -> str | None:
-    """The format a single raw record is in, judged by its fields (``None`` if unknown; a
+    """The format a single raw record is in, judged by its fields.
+
+    The format a single raw record is in, judged by its fields (``None`` if unknown; a
     record two corpora's formats claim is an :class:`InputError`)."""
     return detect_at(raw, "record")
 
 
 def open_text(path: str | Path) -> IO[str]:
-    """Open a text file for a quick look (counting lines), decompressing ``.gz`` on the
+    """Open a text file for a quick look, decompressing ``.gz`` on the fly.
+
+    Open a text file for a quick look (counting lines), decompressing ``.gz`` on the
     fly; a byte that is not UTF-8 reads as U+FFFD (records are read by
     :func:`~actparse.io.sources.open_source`, which reports it)."""
     if str(path).endswith(".gz"):
@@ -89,7 +95,9 @@ def detect_format(path: str | Path) -> str:
 
 
 def read_records(path: str | Path, fmt: str = "auto") -> Iterator[Record]:
-    """Stream the records of a file (``-``: standard input), stopping at the first that
+    """Stream the records of a file, stopping at the first that cannot be read.
+
+    Stream the records of a file (``-``: standard input), stopping at the first that
     cannot be read with an :class:`InputError` naming the file and the line.
 
     ``fmt`` is a format name of :mod:`actparse.registry` or ``auto``. JSON lines and
@@ -127,7 +135,9 @@ def parse_json_line(text: str, source: str, number: int) -> dict[str, Any]:
 
 
 def parse_text_line(text: str, source: str, number: int, fmt: str) -> dict[str, Any]:
-    """One line of a plain-text layout as a raw record, or :class:`InputError` naming the
+    """One line of a plain-text layout as a raw record.
+
+    One line of a plain-text layout as a raw record, or :class:`InputError` naming the
     file and line."""
     spec = registry.format_spec(fmt)
     if spec.text_reader is None:

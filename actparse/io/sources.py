@@ -65,8 +65,9 @@ _decoder = json.JSONDecoder()
 
 
 def detect_at(raw: Any, where: str) -> str | None:
-    """The format of one raw record (``None``: none fits); a record formats of two
-    corpora claim is an :class:`InputError` at ``where`` (``file:line``)."""
+    """The format of one raw record (``None``: none fits).
+
+    A record formats of two corpora claim is an :class:`InputError` at ``where`` (``file:line``)."""
     try:
         return registry.detect(raw)
     except registry.AmbiguousFormat as err:
@@ -112,7 +113,9 @@ def source_name(path: str | Path) -> str:
 
 @contextmanager
 def open_source(path: str | Path, fmt: str = "auto") -> Iterator[Source]:
-    """Open a file (``.gz`` decompressed) or standard input (``-``; gzip told by its
+    """Open a file or standard input and tell its layout and format.
+
+    Open a file (``.gz`` decompressed) or standard input (``-``; gzip told by its
     magic bytes) and tell its layout and, for ``fmt="auto"``, its format.
 
     Raises :class:`InputError` only when no record could be read at all: the format
@@ -161,7 +164,9 @@ def _open_binary(path: str | Path, name: str) -> Any:
 
 
 def _decoded_lines(stream: IO[bytes], name: str) -> Iterator[_Line]:
-    """Every line, decoded on its own: a bad byte costs its line only, and a read
+    """Every line, decoded on its own.
+
+    Every line, decoded on its own: a bad byte costs its line only, and a read
     failure (a truncated or corrupt ``.gz``) ends the lines with one failed line."""
     number = 0
     try:
@@ -199,7 +204,9 @@ def _chain(head: list[_Line], rest: Iterator[_Line]) -> Iterator[_Line]:
 
 
 def _tell_layout(lines: Iterator[_Line], fmt: str) -> tuple[list[_Line], str, str | None]:
-    """``(lines read so far, layout, the plain-text format it is in if any)``, from the
+    """``(lines read so far, layout, plain-text format)``, from the first non-blank line.
+
+    ``(lines read so far, layout, the plain-text format it is in if any)``, from the
     first non-blank line: a plain-text format's marker, or ``[`` opening a JSON list (a
     first line that is a whole JSON value with more lines after it is JSON lines)."""
     head: list[_Line] = []
@@ -225,7 +232,9 @@ def _tell_layout(lines: Iterator[_Line], fmt: str) -> tuple[list[_Line], str, st
 
 
 def _next_filled(lines: Iterator[_Line], head: list[_Line]) -> _Line | None:
-    """The next line with text on it (or a failed read), added to ``head`` with the
+    """The next line with text on it (or a failed read).
+
+    The next line with text on it (or a failed read), added to ``head`` with the
     blank lines before it."""
     for line in lines:
         head.append(line)
@@ -235,7 +244,9 @@ def _next_filled(lines: Iterator[_Line], head: list[_Line]) -> _Line | None:
 
 
 def _lines_format(head: list[_Line], lines: Iterator[_Line], name: str) -> tuple[list[_Line], str]:
-    """The format of JSON lines: that of the first line that is a JSON object (lines
+    """The format of JSON lines, and the lines read for it.
+
+    The format of JSON lines: that of the first line that is a JSON object (lines
     before it that are not become errors when read); the lines read for it, and the
     format."""
     more: list[_Line] = []
@@ -323,7 +334,9 @@ def _text_pieces(lines: Iterator[_Line], name: str, fmt: str) -> Iterator[Piece]
 
 
 def _list_pieces(lines: Iterator[_Line], name: str) -> Iterator[Piece]:
-    """The elements of a JSON list, one by one: each object a record, anything else one
+    """The elements of a JSON list, one by one.
+
+    The elements of a JSON list, one by one: each object a record, anything else one
     error; where the list stops being JSON (or the input ends early), the rest is one
     error holding the text that was not read."""
     parts: list[str] = []

@@ -1,4 +1,6 @@
-"""Where each field of a JSON object is in its text, so a writer can replace or add
+"""Where each field of a JSON object is in its text.
+
+Where each field of a JSON object is in its text, so a writer can replace or add
 fields of a JSON line and keep every other character of it."""
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ _JSON_SPACE = frozenset(_JSON_WHITESPACE)
 
 
 class ObjectText(NamedTuple):
-    """A JSON object read from its text: its fields, where each value is, and where its
+    """A JSON object read from its text.
+
+    A JSON object read from its text: its fields, where each value is, and where its
     closing brace is."""
 
     fields: dict[str, Any]
@@ -75,7 +79,9 @@ def json_object(text: str) -> ObjectText | None:
 
 
 def set_fields(found: ObjectText, values: Mapping[str, str]) -> tuple[Edit, ...]:
-    """The edits that give each field of ``values`` its new JSON text: in place where the
+    """The edits that give each field of ``values`` its new JSON text.
+
+    The edits that give each field of ``values`` its new JSON text: in place where the
     object has the field, else added, in order, before the closing brace (as a ``dict``
     assignment adds a key last), so every other character stays.
 
@@ -98,7 +104,9 @@ def set_fields(found: ObjectText, values: Mapping[str, str]) -> tuple[Edit, ...]
 
 
 def apply_edits(text: str, edits: Sequence[Edit]) -> str:
-    """``text`` with the edits (in order, none overlapping) made; trailing whitespace
+    """``text`` with the edits made; trailing whitespace dropped.
+
+    ``text`` with the edits (in order, none overlapping) made; trailing whitespace
     (a line's newline) dropped."""
     pieces: list[str] = []
     done = 0

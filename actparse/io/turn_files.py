@@ -52,7 +52,9 @@ def arrow_schema() -> Any:
 def write_turn_table(
     rows: Iterable[Row], output: str | Path | None, *, inputs: Iterable[str | Path] = ()
 ) -> int:
-    """Write rows to ``output`` by its name: ``.parquet``, ``.csv`` (``.csv.gz``), else
+    """Write rows to ``output``, in a format chosen by its name.
+
+    Write rows to ``output`` by its name: ``.parquet``, ``.csv`` (``.csv.gz``), else
     JSON lines (``.gz`` compressed; ``None`` or ``"-"``: standard output). Returns the
     number of rows written. ``inputs`` are refused as the output (see
     :class:`~actparse.io.destination.Destination`)."""
@@ -145,7 +147,9 @@ def _first_unwritable(pa: Any, batch: list[Row], schema: Any) -> Row:
 
 
 def read_turn_table(path: str | Path) -> Iterator[Row]:
-    """The rows of a table written by :func:`write_turn_table`, typed as they were made
+    """The rows of a table written by :func:`write_turn_table`, typed as they were made.
+
+    The rows of a table written by :func:`write_turn_table`, typed as they were made
     (a CSV field decoded by its column's kind)."""
     if is_parquet(path):
         pa = require_pyarrow()
@@ -170,7 +174,9 @@ def read_turn_table(path: str | Path) -> Iterator[Row]:
 
 
 class TableCounts(NamedTuple):
-    """What :func:`label_table` wrote: the rows (turns), the dialogues with rows, and the
+    """What :func:`label_table` wrote.
+
+    What :func:`label_table` wrote: the rows (turns), the dialogues with rows, and the
     dialogues without a turn, which have no rows."""
 
     turns: int
@@ -185,7 +191,9 @@ def label_table(
     fmt: str = "auto",
     overrides: Mapping[str, registry.Parser] | None = None,
 ) -> TableCounts:
-    """Write the per-turn table of ``path`` to ``output`` (see :func:`write_turn_table`),
+    """Write the per-turn table of ``path`` to ``output``, streamed.
+
+    Write the per-turn table of ``path`` to ``output`` (see :func:`write_turn_table`),
     streamed; returns what was written."""
     dialogues = [0, 0]  # with rows, without
 

@@ -26,7 +26,9 @@ def write_record(
     *,
     coarse: bool = False,
 ) -> dict[str, Any]:
-    """A copy of a record in format ``fmt`` with its acts written in, by its format's
+    """A copy of a record in format ``fmt`` with its acts written in.
+
+    A copy of a record in format ``fmt`` with its acts written in, by its format's
     writer; every other field is kept and the input is not modified. ``coarse``: with
     the coarse acts beside the native intents, for a format that leaves them out."""
     found = registry.handlers(fmt)

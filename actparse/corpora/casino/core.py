@@ -83,7 +83,9 @@ ACT_TARGETS = {
 
 
 def _families(labels: Sequence[str], act: Act) -> list[str]:
-    """The families of :data:`ACT_TARGETS` an utterance with ``labels`` and ``act``
+    """The families of :data:`ACT_TARGETS` an utterance with ``labels`` and ``act`` belongs to.
+
+    The families of :data:`ACT_TARGETS` an utterance with ``labels`` and ``act``
     belongs to (an utterance may be in two: a need statement that asks back)."""
     families = []
     if tuple(labels) == (SMALL_TALK,):
@@ -135,7 +137,9 @@ def _party(info: Any, agent: str) -> Party:
 def _labels_by_turn(
     messages: Sequence[tuple[int, str]], annotations: Any
 ) -> dict[int, tuple[str, ...]]:
-    """Match annotations to messages (index and text) in order by their text (a few
+    """Match annotations to messages in order by their text.
+
+    Match annotations to messages (index and text) in order by their text (a few
     dialogues have messages without an annotation, so positions alone would drift)."""
     if not annotations:
         return {}
@@ -314,7 +318,9 @@ RULE_TAGS = (
 
 
 class CasinoParser(SplitDialogueParser):
-    """Parses CaSiNo dialogues into acts with item splits: one act per turn, deal
+    """Parses CaSiNo dialogues into acts with item splits.
+
+    Parses CaSiNo dialogues into acts with item splits: one act per turn, deal
     actions mapped directly (a submission carries its split and goes on the table)."""
 
     corpus = CORPUS
@@ -371,7 +377,9 @@ class CasinoReport(SplitReport):
     strategy_scores: StrategyScores = field(default_factory=StrategyScores)
 
     def add_labels(self, dialogue: Dialogue, acts: Sequence[Act]) -> None:
-        """Count the coarse act of every annotated utterance under each of its labels,
+        """Count the coarse act of every annotated utterance under each label and family.
+
+        Count the coarse act of every annotated utterance under each of its labels,
         and under the family of :data:`ACT_TARGETS` it belongs to."""
         for turn, act in zip(dialogue.turns, acts):
             coarse = act.coarse or "none"
@@ -383,7 +391,9 @@ class CasinoReport(SplitReport):
                 self.strategy_scores.add(turn.labels, act.strategies, turn.text)
 
     def target_share(self, family: str) -> float:
-        """The share of a family's utterances whose coarse act is the one
+        """The share of a family's utterances whose coarse act is the one ACT_TARGETS gives it.
+
+        The share of a family's utterances whose coarse act is the one
         :data:`ACT_TARGETS` gives it."""
         counts = self.target_acts.get(family, Counter())
         total = sum(counts.values())
@@ -399,7 +409,9 @@ class CasinoReport(SplitReport):
         return out
 
     def need_statements(self) -> dict[str, Any]:
-        """How need statements (``self-need``, ``other-need``, ``no-need``) are labelled:
+        """How need statements are labelled.
+
+        How need statements (``self-need``, ``other-need``, ``no-need``) are labelled:
         per strategy and pooled, the share of each coarse act and the most common one."""
         pooled: Counter[str] = Counter()
         out: dict[str, Any] = {}
@@ -437,7 +449,9 @@ class CasinoReport(SplitReport):
 def evaluate_casino(
     items: Iterable[Record | Dialogue], parser: Parser | None = None
 ) -> CasinoReport:
-    """Score CaSiNo dialogues (records or bare dialogues): the last text proposal before
+    """Score CaSiNo dialogues.
+
+    Score CaSiNo dialogues (records or bare dialogues): the last text proposal before
     the accepted Submit-Deal against that deal (from the right side), and the coarse
     acts of annotated utterances by strategy label."""
     parser = pipeline(CORPUS, parser)  # the coarse acts count: set as every path sets them

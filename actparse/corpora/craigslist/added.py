@@ -26,7 +26,9 @@ ACTPARSE_FIELD = "actparse"
 
 
 def actparse_field(acts: Sequence[Act], *, coarse: bool = False) -> dict[str, list[Any]]:
-    """actparse's per-turn lists: ``strategies`` (a list of labels per turn), ``no_act``
+    """actparse's per-turn lists: ``strategies``, ``no_act`` and optionally ``coarse``.
+
+    actparse's per-turn lists: ``strategies`` (a list of labels per turn), ``no_act``
     (``None`` where the turn has an act, else why not: :attr:`Act.no_act`) and, with
     ``coarse``, ``coarse`` (the coarse act, ``None`` where the turn has no act)."""
     out: dict[str, list[Any]] = {

@@ -191,7 +191,9 @@ def _message_evidence(
 
 @dataclass(frozen=True)
 class ContextStats:
-    """How often each word occurs in the weak-supervision messages, and how often just
+    """How often each word occurs in the weak-supervision messages, and next to a bare number.
+
+    How often each word occurs in the weak-supervision messages, and how often just
     left or just right of a bare number (no `$`)."""
 
     tokens: Counter[str] = field(default_factory=Counter)

@@ -1,4 +1,6 @@
-"""Cocoa transcripts of CraigslistBargains: a JSON list of dialogues with
+"""Cocoa transcripts of CraigslistBargains.
+
+Cocoa transcripts of CraigslistBargains: a JSON list of dialogues with
 ``scenario.kbs`` and ``events`` (``action``, ``agent``, ``data``), like
 ``transcripts_extra.json``. Loaded whole.
 
@@ -95,7 +97,9 @@ def _metadata(act: Act, dialogue: Dialogue) -> dict[str, Any] | None:
 def write_cocoa(
     raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act], *, coarse: bool = False
 ) -> dict[str, Any]:
-    """A copy of a transcript with Cocoa's ``metadata`` on every event and actparse's own
+    """A copy of a transcript with Cocoa's ``metadata`` and actparse's own lists.
+
+    A copy of a transcript with Cocoa's ``metadata`` on every event and actparse's own
     lists in ``actparse`` (``coarse``: with the coarse acts), every other field kept."""
     out = dict(raw)
     events = copy.deepcopy(raw["events"])

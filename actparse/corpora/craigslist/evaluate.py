@@ -160,7 +160,9 @@ class CraigslistReport(Report):
         return bad if n is None else bad[:n]
 
     def misses(self, n: int | None = None) -> list[Miss]:
-        """The dialogues with disagreeing messages, most first, each message with the
+        """The dialogues with disagreeing messages, most first.
+
+        The dialogues with disagreeing messages, most first, each message with the
         reference act, ours and the reason."""
         return [
             Miss(

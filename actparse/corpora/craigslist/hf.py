@@ -145,7 +145,9 @@ def dialogue_from_hf(raw: dict[str, Any]) -> Dialogue:
 
 
 def hf_acts(acts: Sequence[Act]) -> dict[str, list[Any]]:
-    """``dialogue_acts`` in the HuggingFace layout: exactly ``{intent, price}``, the
+    """``dialogue_acts`` in the HuggingFace layout: exactly ``{intent, price}``.
+
+    ``dialogue_acts`` in the HuggingFace layout: exactly ``{intent, price}``, the
     published features, so a labelled split concatenates with the shipped ones."""
     return {
         "intent": [a.intent or "" for a in acts],
@@ -154,7 +156,9 @@ def hf_acts(acts: Sequence[Act]) -> dict[str, list[Any]]:
 
 
 def write_hf(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> dict[str, Any]:
-    """A copy of an HF record with ``dialogue_acts`` filled in and actparse's own
+    """A copy of an HF record with ``dialogue_acts`` and actparse's own lists filled in.
+
+    A copy of an HF record with ``dialogue_acts`` filled in and actparse's own
     per-turn lists in ``actparse`` (:func:`actparse_field`), every other field kept."""
     out = dict(raw)
     out["dialogue_acts"] = hf_acts(acts)
@@ -163,7 +167,9 @@ def write_hf(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> di
 
 
 def write_hf_coarse(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> dict[str, Any]:
-    """:func:`write_hf` with a ``coarse`` list in ``actparse`` (``dialogue_acts`` as
+    """:func:`write_hf` with a ``coarse`` list in ``actparse``.
+
+    :func:`write_hf` with a ``coarse`` list in ``actparse`` (``dialogue_acts`` as
     :func:`write_hf` writes it)."""
     out = dict(raw)
     out["dialogue_acts"] = hf_acts(acts)

@@ -77,7 +77,9 @@ def listing_numbers(title: str, description: str) -> frozenset[float]:
 
 @dataclass(frozen=True, slots=True)
 class BareNumber:
-    """A number without `$` that passes every check of :func:`find_prices` but the context
+    """A number without `$` whose being a price depends on its two neighbours alone.
+
+    A number without `$` that passes every check of :func:`find_prices` but the context
     check: whether it is a price depends on its two neighbours alone."""
 
     token: int

@@ -17,7 +17,9 @@ _CL = "actparse.corpora.craigslist"
 
 
 def _cocoa_kbs_are_mappings(raw: Mapping[str, Any]) -> bool | None:
-    """For a Cocoa transcript (``scenario`` and ``events``): whether its knowledge bases
+    """For a Cocoa transcript: whether its knowledge bases are mappings rather than lists.
+
+    For a Cocoa transcript (``scenario`` and ``events``): whether its knowledge bases
     are mappings (Craigslist: an item and a role) rather than lists (MutualFriends:
     friends); ``None`` for anything else."""
     scenario = raw.get("scenario")

@@ -1,4 +1,6 @@
-"""Learning a price lexicon: weak supervision, calibration on reference acts, and the
+"""Learning a price lexicon.
+
+Learning a price lexicon: weak supervision, calibration on reference acts, and the
 cross-validated estimate of what the calibration does on dialogues it never saw.
 
 :func:`train_prices` is the whole pipeline ``actparse train-prices`` runs.
@@ -107,7 +109,9 @@ def train_prices(
     min_support: int = 1,
     folds: int = 0,
 ) -> Training:
-    """Learn a price lexicon from the messages of ``inputs`` (weak supervision on `$`
+    """Learn a price lexicon from the messages of ``inputs``.
+
+    Learn a price lexicon from the messages of ``inputs`` (weak supervision on `$`
     prices); with ``calibrate_on``, correct it with that file's reference acts and, with
     ``folds``, estimate the calibration's held-out agreement by cross-validation.
 

@@ -100,8 +100,9 @@ def _section(line: str, name: str) -> str | None:
 
 @record_reader
 def text_line_to_record(line: str) -> dict[str, Any]:
-    """One line of the original text format as a HuggingFace-layout record; a malformed
-    line is a ``ValueError`` saying what is wrong (the reader adds file and line)."""
+    """One line of the original text format as a HuggingFace-layout record.
+
+    A malformed line is a ``ValueError`` saying what is wrong (the reader adds file and line)."""
     sections: dict[str, str] = {}
     for name in _SECTIONS:
         found = _section(line, name)
@@ -117,7 +118,9 @@ def text_line_to_record(line: str) -> dict[str, Any]:
 
 
 def parse_output(output: str) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-    """The agreed split of an ``<output>`` (YOU's counts, THEM's counts), or ``None``
+    """The agreed split of an ``<output>``, or ``None`` without agreement.
+
+    The agreed split of an ``<output>`` (YOU's counts, THEM's counts), or ``None``
     when the dialogue ended without agreement (``<disagree>``, ``<no_agreement>``,
     ``<disconnect>``)."""
     tokens = output.split()
@@ -147,7 +150,9 @@ def _party(raw: Any, what: str) -> Party:
 
 
 def _whole(numbers: list[Any], what: str) -> list[int]:
-    """Counts or values: whole numbers from 0 (each checked, naming its item, only when
+    """Counts or values: whole numbers from 0.
+
+    Counts or values: whole numbers from 0 (each checked, naming its item, only when
     one of them is not a plain one: this runs for every record)."""
     if all(type(n) is int and n >= 0 for n in numbers):
         return numbers
@@ -216,7 +221,9 @@ def final_split(dialogue: Dialogue) -> ItemSplit | None:
 
 
 def dialogue_key(dialogue: Dialogue) -> Hashable:
-    """The same key for both views of one dialogue (each appears once from each side):
+    """The same key for both views of one dialogue.
+
+    The same key for both views of one dialogue (each appears once from each side):
     the messages in order, who wrote each relative to the first writer, and the two
     parties' items starting with the first writer's."""
     first = dialogue.turns[0].agent if dialogue.turns else 0
@@ -254,7 +261,9 @@ RULE_TAGS = ("agree", "disagree", "question", "greeting", "need", "smalltalk")
 
 
 class DealOrNoDealParser(SplitDialogueParser):
-    """Parses Deal or No Deal dialogues into acts with item splits: one act per turn,
+    """Parses Deal or No Deal dialogues into acts with item splits.
+
+    Parses Deal or No Deal dialogues into acts with item splits: one act per turn,
     the ``<selection>`` turn ``select`` with the split the agents chose."""
 
     corpus = CORPUS
@@ -274,12 +283,16 @@ class DealOrNoDealParser(SplitDialogueParser):
 
     @cached_property
     def _views(self) -> ViewMemo:
-        """The dialogues this parser remembers, to mirror for their other view (one memo
+        """The dialogues this parser remembers, to mirror for their other view.
+
+        The dialogues this parser remembers, to mirror for their other view (one memo
         per parser: the base class's constructor serves as it is)."""
         return ViewMemo(self.view_memo_size)
 
     def _acts(self, dialogue: Dialogue) -> list[Act]:
-        """The acts of the turns; the second view of a dialogue gets the first one's,
+        """The acts of the turns, mirrored for a dialogue's second view.
+
+        The acts of the turns; the second view of a dialogue gets the first one's,
         mirrored (:mod:`~actparse.corpora.splits.views`: the same as parsing it). The
         strategies are added after, by :meth:`parse` or :meth:`parse_many`: they depend
         on a turn's text alone."""
@@ -306,8 +319,7 @@ class DealOrNoDealParser(SplitDialogueParser):
 def evaluate_dealornodeal(
     items: Iterable[Record | Dialogue], parser: Parser | None = None
 ) -> SplitReport:
-    """Score the final-split accuracy over dialogues (records or bare dialogues), each
-    counted once.
+    """Score the final-split accuracy over dialogues (records or bare dialogues), each counted once.
 
     The corpus has every dialogue twice, once from each side; the second view is skipped
     (:func:`dialogue_key`). A dialogue counts as agreed when its output has item counts;

@@ -1,4 +1,6 @@
-"""MutualFriends evaluation: figures over parsed dialogues, and the dialogues whose final
+"""MutualFriends evaluation.
+
+MutualFriends evaluation: figures over parsed dialogues, and the dialogues whose final
 selections disagree with the recorded outcome.
 
 The corpus has no reference acts; what can be checked is the outcome. Cocoa's controller
@@ -61,7 +63,9 @@ class _SelectionMiss:
     dialogue: Dialogue
 
     def to_miss(self) -> Miss:
-        """The readable :class:`~actparse.reports.Miss`: the outcome against the final
+        """The readable :class:`~actparse.reports.Miss`.
+
+        The readable :class:`~actparse.reports.Miss`: the outcome against the final
         selections, each final selection with what the reward implies, and the dialogue."""
 
         def show(final: _Final | None) -> str:
@@ -170,7 +174,9 @@ class MutualFriendsReport(Report):
         return self.scored
 
     def misses(self, n: int | None = None) -> list[Miss]:
-        """The dialogues whose final selections disagree with the outcome, in input order
+        """The dialogues whose final selections disagree with the outcome, in input order.
+
+        The dialogues whose final selections disagree with the outcome, in input order
         (the first ``n``, or all): each final selection with what the reward implies."""
         chosen = self.missed if n is None else self.missed[:n]
         return [m.to_miss() for m in chosen]

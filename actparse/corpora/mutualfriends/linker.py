@@ -1,4 +1,6 @@
-"""Entity linking, per dialogue: the knowledge-base values a message mentions, and the
+"""Entity linking, per dialogue.
+
+Entity linking, per dialogue: the knowledge-base values a message mentions, and the
 lists a selected friend is in.
 
 :class:`Linker` indexes one scenario's values by the shapes of their names
@@ -56,7 +58,9 @@ class FriendLists:
         self._keys = [frozenset(friend_key(f) for f in p.kb) for p in parties]
 
     def selection(self, friend: Mapping[str, str], writer: int) -> tuple[bool, bool]:
-        """``(in the reader's list, in the writer's list)`` for a friend that agent
+        """``(in the reader's list, in the writer's list)`` for a friend ``writer`` selected.
+
+        ``(in the reader's list, in the writer's list)`` for a friend that agent
         ``writer`` selected. The reader is the other agent: Cocoa's parser reads its
         partner's selection against its own list."""
         key = friend_key(friend)
@@ -184,8 +188,10 @@ class Linker:
         return len(word) >= 2 and wanted not in self.words.connector and wanted.startswith(word)
 
     def link(self, text: str, writer: int, mentioned: set[int]) -> list[Link]:
-        """The values mentioned in ``text``, in order; ``mentioned`` (value numbers
-        already mentioned in the dialogue) breaks ties between candidates."""
+        """The values mentioned in ``text``, in order.
+
+        ``mentioned`` (value numbers already mentioned in the dialogue) breaks ties between
+        candidates."""
         tokens = link_tokens(text)
         if not tokens or not self.index:
             return []

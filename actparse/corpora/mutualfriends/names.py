@@ -128,8 +128,10 @@ def _any_token_words(rules: RuleSet, tag: str) -> frozenset[str]:
 
 
 def word_classes(rules: RuleSet, source: str) -> Words:
-    """The :class:`Words` of a rule file; ``source`` names it when a needed tag
-    (:data:`MESSAGE_TAGS`, :data:`WORD_CLASSES`) is missing (a :class:`RuleError`)."""
+    """The :class:`Words` of a rule file.
+
+    ``source`` names it when a needed tag (:data:`MESSAGE_TAGS`, :data:`WORD_CLASSES`) is missing
+    (a :class:`RuleError`)."""
     missing = [t for t in (*MESSAGE_TAGS, *WORD_CLASSES) if t not in rules.by_tag]
     if missing:
         raise RuleError(f"{source}: no rule sets the tag(s) {missing}")
@@ -169,7 +171,9 @@ class Shape:
 
 
 class Names:
-    """The ways to write each value (whole, partial, acronym); cached across dialogues,
+    """The ways to write each value (whole, partial, acronym), cached across dialogues.
+
+    The ways to write each value (whole, partial, acronym); cached across dialogues,
     since the same schools and companies come back in scenario after scenario."""
 
     CACHE_LIMIT = 200_000

@@ -43,7 +43,9 @@ RULES_FILE = (CORPUS, "tags.yaml")
 
 
 def load_mutualfriends_rules(path: str | Path | Traversable | None = None) -> RuleSet:
-    """The MutualFriends rule file (default: ``tags.yaml`` of the corpus' rule folder,
+    """The MutualFriends rule file, loaded once per process.
+
+    The MutualFriends rule file (default: ``tags.yaml`` of the corpus' rule folder,
     the shipped :data:`RULES_FILE`, loaded once per process)."""
     return load_rules(path) if path is not None else corpus_tag_rules(CORPUS)
 
@@ -149,7 +151,9 @@ class MutualFriendsParser:
         return [(act, t.entities) for act, t in zip(acts, analysed)]
 
     def analyse(self, dialogue: Dialogue) -> list[TurnParse]:
-        """One :class:`TurnParse` per turn: the act, its entities, and for a select the
+        """One :class:`TurnParse` per turn.
+
+        One :class:`TurnParse` per turn: the act, its entities, and for a select the
         friend and whether it is in the reader's list."""
         linker = Linker(self.names, dialogue.parties)
         lists = FriendLists(dialogue.parties)
@@ -171,8 +175,7 @@ class MutualFriendsParser:
         return out
 
     def tags(self, text: str) -> frozenset[str]:
-        """The message tags (``question``, ``greeting``, ``negative``, ``smalltalk``) of a
-        text.
+        """The message tags (``question``, ``greeting``, ``negative``, ``smalltalk``) of a text.
 
         Rules run sentence by sentence, so "Hi. Do you know anyone at Molycorp" is a
         question although its first word is a greeting.

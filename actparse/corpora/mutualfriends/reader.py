@@ -74,7 +74,9 @@ class Friend(Mapping[str, str]):
         return self._types[attribute]
 
     def key(self) -> FriendKey:
-        """The friend's :data:`FriendKey`, folded once: the parser and the writer both
+        """The friend's :data:`FriendKey`, folded once.
+
+        The friend's :data:`FriendKey`, folded once: the parser and the writer both
         check the same selections and knowledge bases against each other."""
         if self._key is None:
             self._key = _fold_items(self._values)
@@ -125,7 +127,9 @@ def _two_kbs(kbs: Any, what: str) -> list[list[Any]]:
 
 
 def _attribute_types(attributes: Any, what: str) -> dict[str, str]:
-    """Attribute name -> value type, from a list of ``{name, value_type}`` objects or the
+    """Attribute name -> value type, from either layout.
+
+    Attribute name -> value type, from a list of ``{name, value_type}`` objects or the
     HuggingFace columns ``{name: [...], value_type: [...]}``; absent: none known."""
     if attributes is None:
         return {}
@@ -164,7 +168,9 @@ def _outcome(reward: Any, extra: Mapping[str, Any] | None = None) -> dict[str, A
 
 
 def is_hf_export(raw: Mapping[str, Any]) -> bool:
-    """Whether a MutualFriends record is in the HuggingFace layout (``False``: a Cocoa
+    """Whether a MutualFriends record is in the HuggingFace layout.
+
+    Whether a MutualFriends record is in the HuggingFace layout (``False``: a Cocoa
     transcript); a record of neither layout is a ``ValueError``."""
     if "scenario_kbs" in raw:
         return True
@@ -228,7 +234,9 @@ def _dialogue_from_hf(raw: Mapping[str, Any]) -> Dialogue:
 
 
 def _select_rows(selects: Any) -> list[tuple[Any, Any]]:
-    """``(attribute names, values)`` per event, from the export's columns
+    """``(attribute names, values)`` per event, from either layout.
+
+    ``(attribute names, values)`` per event, from the export's columns
     ``{attributes: [...], values: [...]}`` or from a list of ``{attributes, values}``."""
     if isinstance(selects, Mapping):
         names = list_field(

@@ -20,7 +20,9 @@ __all__ = ["act_records", "write_mutualfriends"]
 
 
 def act_records(dialogue: Dialogue, acts: Sequence[Act]) -> list[dict[str, Any]]:
-    """The act object of every turn (see the module's description), from the dialogue
+    """The act object of every turn, one per turn.
+
+    The act object of every turn (see the module's description), from the dialogue
     and the parser's acts, one per turn."""
     if len(acts) != len(dialogue.turns):
         raise ValueError(f"{len(acts)} acts for a dialogue of {len(dialogue.turns)} turns")
@@ -50,7 +52,9 @@ def act_records(dialogue: Dialogue, acts: Sequence[Act]) -> list[dict[str, Any]]
 def write_mutualfriends(
     raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]
 ) -> dict[str, Any]:
-    """A copy of a raw record (either layout) with ``acts`` written in (see the module's
+    """A copy of a raw record (either layout) with ``acts`` written in.
+
+    A copy of a raw record (either layout) with ``acts`` written in (see the module's
     description); ``dialogue`` is the record read by
     :func:`~actparse.corpora.mutualfriends.reader.dialogue_from_mutualfriends`. The
     input is not modified."""

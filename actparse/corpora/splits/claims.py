@@ -92,7 +92,9 @@ def _claim_every_item(
     totals: Sequence[int],
     written: set[tuple[int, int]],
 ) -> bool:
-    """A mention of every item: "the rest" is the side's remainder; "everything" gives
+    """A mention of every item: "the rest", "everything" or "one of each".
+
+    A mention of every item: "the rest" is the side's remainder; "everything" gives
     the side all of each item; "one of each" fills what the message has not given the
     side already (and the other side too, "we both get one of everything", when the
     two counts make the total). Whether ``m`` was one."""
@@ -126,7 +128,9 @@ def _claim_every_item(
 def _item_count(
     claims: Claims, m: Mention, side: int, item: int, total: int, written: set[tuple[int, int]]
 ) -> int | None:
-    """The count a mention of one item claims: "all" is the total, or what a written
+    """The count a mention of one item claims.
+
+    The count a mention of one item claims: "all" is the total, or what a written
     count for the other side leaves; "the majority" more than half; a count no more
     than the total (an implied one over it is not a count). ``None``: no count."""
     count: int
@@ -165,9 +169,10 @@ def _record_count(
     total: int,
     written: set[tuple[int, int]],
 ) -> None:
-    """The side gets ``count`` of the item, noted as written, relative or singular; both
-    sides get it when the two make the total ("we each get a water" of three says no
-    more than "at least one"); a later claim wins over an earlier one it contradicts."""
+    """The side gets ``count`` of the item, noted as written, relative or singular.
+
+    Both sides get it when the two make the total ("we each get a water" of three says no more
+    than "at least one"); a later claim wins over an earlier one it contradicts."""
     claims.counts[side][item] = count
     claims.named_sides.add(side)
     if m.kind == "count" and m.explicit and not m.article:
@@ -197,7 +202,9 @@ def _record_count(
 def _fill_rest_items(
     claims: Claims, rest_items: list[tuple[int, int]], totals: Sequence[int]
 ) -> None:
-    """ "The rest of the water": what the other side does not get of the item, all of it
+    """Give the other side what remains of an item for "the rest of" it.
+
+    "The rest of the water": what the other side does not get of the item, all of it
     if the message gave the other side none."""
     for side, item in rest_items:
         if claims.counts[side][item] is None:
@@ -233,7 +240,9 @@ class SplitParse:
         return next((m.item for m in reversed(self.mentions) if m.item is not None), None)
 
     def names_one_side(self) -> bool:
-        """The message gives named items to one side only ("i'd like the hats", "if i
+        """The message gives named items to one side only, not to both.
+
+        The message gives named items to one side only ("i'd like the hats", "if i
         get the ball you can have the rest"), not to both ("i get 3 food, you get 3
         water")."""
         sides = {
@@ -244,7 +253,9 @@ class SplitParse:
         return len(sides) == 1
 
     def completion(self, unnamed: str, n_items: int, totals: Sequence[int] = ()) -> str:
-        """How to fill the items this message leaves unnamed, given the corpus default:
+        """How to fill the items this message leaves unnamed, given the corpus default.
+
+        How to fill the items this message leaves unnamed, given the corpus default:
         "throw in a ball", "the ball too" and a part of an item for one side ("can i
         have one book?", :meth:`adjusts_counts`) keep the rest of the deal on the table
         (``running``), except that a share counted item by item for one side ("how
@@ -257,7 +268,9 @@ class SplitParse:
         return unnamed
 
     def adjusts_counts(self, totals: Sequence[int]) -> bool:
-        """The message gives one side part of an item and says nothing else ("can i have
+        """The message gives one side part of an item and says nothing else.
+
+        The message gives one side part of an item and says nothing else ("can i have
         one book?", "1 ball then", "i would need 3 books" of four): it moves a count of
         the deal on the table, whose other items stay where they are."""
         if not totals or len(self.claims.named_sides) != 1 or self.claims.rest is not None:
@@ -269,7 +282,9 @@ class SplitParse:
         return bool(named) and all(0 < c < totals[k] for k, c in named)
 
     def spells_out_one_side(self, n_items: int) -> bool:
-        """The message counts all but one item for one side ("how about I get 3 food
+        """The message counts all but one item for one side.
+
+        The message counts all but one item for one side ("how about I get 3 food
         and 2 firewood?"): the item it leaves out is the other side's."""
         if len(self.claims.named_sides) != 1 or self.claims.rest is not None:
             return False
@@ -315,7 +330,9 @@ def parse_split(
 
 
 def _continues(tokens: Sequence[str], lexicon: SplitLexicon) -> bool:
-    """The message opens with "and", after any interjection ("and the hat ?", "ok and i
+    """The message opens with "and", continuing the deal on the table.
+
+    The message opens with "and", after any interjection ("and the hat ?", "ok and i
     get the books ?"): it continues the deal on the table rather than replacing it."""
     for tok in tokens:
         if lexicon.has("interjection", tok) or tok == ",":
@@ -325,7 +342,9 @@ def _continues(tokens: Sequence[str], lexicon: SplitLexicon) -> bool:
 
 
 def _refers_back(tokens: Sequence[str], lexicon: SplitLexicon) -> int | None:
-    """Whose first offer "your original offer", "my initial deal", "the first
+    """Whose first offer a reference back to "your original offer" points at.
+
+    Whose first offer "your original offer", "my initial deal", "the first
     arrangement" points at: ``SELF``/``OTHER``, :data:`EITHER` when it does not say,
     ``None`` when the message points at none."""
     if lexicon.words["deal_noun"].isdisjoint(tokens):
@@ -384,7 +403,9 @@ def _follow_running(
     theirs: list[int | None],
     totals: Sequence[int],
 ) -> None:
-    """A relative count adds to what the side has on the table ("1 more food"); a
+    """A relative count adds to what the side has on the table.
+
+    A relative count adds to what the side has on the table ("1 more food"); a
     singular noun with no count keeps the side's share of the table."""
     for side, item in claims.relative:
         shares = (mine, theirs)
@@ -406,7 +427,9 @@ def _follow_running(
 def _rest_from_running(
     rest: int, prior: _Prior | None, mine: list[int | None], theirs: list[int | None], n: int
 ) -> None:
-    """When the message names nothing for the side opposite "the rest", that side keeps
+    """The side opposite "the rest" keeps its share of the table when the message names none.
+
+    When the message names nothing for the side opposite "the rest", that side keeps
     its share of the table ("ok, if i get everything else"). ``rest``: the side of "the
     rest"; ``n``: how many items."""
     keeper = rest ^ 1
@@ -420,8 +443,9 @@ def _rest_from_running(
 def _complete_items(
     claims: Claims, mine: list[int | None], theirs: list[int | None], totals: Sequence[int]
 ) -> None:
-    """Per item, a named share gives the other side the remainder; an item neither side
-    has goes whole to the side of "the rest"."""
+    """Per item, a named share gives the other side the remainder.
+
+    An item neither side has goes whole to the side of "the rest"."""
     for item in range(len(totals)):
         total = totals[item]
         a, b = mine[item], theirs[item]
@@ -444,7 +468,9 @@ def _place_open_items(
     theirs: list[int | None],
     totals: Sequence[int],
 ) -> None:
-    """Items still open go to the side opposite the one the message named (``unnamed``
+    """Place the items the message left open.
+
+    Items still open go to the side opposite the one the message named (``unnamed``
     "opposite"), or else keep their counts on the table; where the message named one
     side only, what is still unplaced goes opposite it."""
     n = len(totals)

@@ -40,7 +40,9 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class MessageView:
-    """What the intent rules see of a message: its tags, the split it proposes, and
+    """What the intent rules see of a message.
+
+    What the intent rules see of a message: its tags, the split it proposes, and
     the writer's and the reader's last proposals."""
 
     tags: frozenset[str]
@@ -89,7 +91,9 @@ class DealState:
     asked: bool = False
 
     def first_offer(self, owner: int | None) -> ItemSplit | None:
-        """The first proposal of agent ``owner``; with no owner, the first proposal of
+        """The first proposal of agent ``owner``, or of the dialogue.
+
+        The first proposal of agent ``owner``; with no owner, the first proposal of
         the dialogue when only one agent has made any."""
         if owner is not None:
             history = self.history[owner]
@@ -173,13 +177,17 @@ class SplitDialogueParser:
 
     @property
     def intents(self) -> tuple[str, ...]:
-        """Every intent the parser gives (its corpus' coarse map must map each): those of
+        """Every intent the parser gives.
+
+        Every intent the parser gives (its corpus' coarse map must map each): those of
         its decision list and of its formal actions."""
         decided = [rule.intent for rule in self.intent_rules.rules]
         return tuple(dict.fromkeys([*decided, self.intent_rules.fallback, *self.formal_intents]))
 
     def tags(self, tokens: Sequence[str]) -> frozenset[str]:
-        """The rule tags of a message, from its normalised tokens (the rules' text is
+        """The rule tags of a message, from its normalised tokens.
+
+        The rule tags of a message, from its normalised tokens (the rules' text is
         the tokens joined by spaces, so a word never matches inside another)."""
         text = " ".join(tokens)
         return frozenset(self.rules.tags(self.rule_tags, tokens, text))
@@ -189,7 +197,9 @@ class SplitDialogueParser:
         return add_strategies(dialogue, self._acts(dialogue), self.strategies)
 
     def parse_many(self, dialogues: Sequence[Dialogue]) -> list[list[Act]]:
-        """The acts of each dialogue, as :meth:`parse` gives them: the acts of the whole
+        """The acts of each dialogue, as :meth:`parse` gives them.
+
+        The acts of each dialogue, as :meth:`parse` gives them: the acts of the whole
         batch first, then its strategies (:func:`add_strategies_many`)."""
         return add_strategies_many(dialogues, [self._acts(d) for d in dialogues], self.strategies)
 
@@ -214,7 +224,9 @@ class SplitDialogueParser:
     def parse_message(
         self, text: str, writer: int, totals: Sequence[int], state: DealState
     ) -> tuple[SplitParse, frozenset[str]]:
-        """The split parse of a message in its context, and its rule tags: an item list
+        """The split parse of a message in its context, and its rule tags.
+
+        The split parse of a message in its context, and its rule tags: an item list
         with no person is about the side the talk was about, unless the other reading
         restates one side of the deal on the table ("3 fire, 0 water, 2 food" confirms
         the reader's offer), and it does not just move a count of the table ("one hat")."""

@@ -33,7 +33,9 @@ AGENTS = ("agent 0", "agent 1")
 
 
 def is_text_proposal(act: Act) -> bool:
-    """A message act that carries a split, whatever its intent (a question can propose:
+    """A message act that carries a split, whatever its intent.
+
+    A message act that carries a split, whatever its intent (a question can propose:
     "how about you take the food?")."""
     return act.split is not None and act.intent is not None and act.intent not in FORMAL_INTENTS
 
@@ -47,7 +49,9 @@ def last_proposal(acts: Sequence[Act], before: int) -> Act | None:
 
 
 def describe_split(split: ItemSplit, agents: Sequence[str] = AGENTS) -> str:
-    """A split as people read it: ``YOU book 1 hat 2 ball 0 | THEM book 2 hat 0 ball 1``
+    """A split as people read it.
+
+    A split as people read it: ``YOU book 1 hat 2 ball 0 | THEM book 2 hat 0 ball 1``
     (``?`` for a count the proposal left open)."""
     shares = []
     for name, counts in zip(agents, split.counts):
@@ -59,7 +63,9 @@ def describe_split(split: ItemSplit, agents: Sequence[str] = AGENTS) -> str:
 def render_dialogue(
     dialogue: Dialogue, acts: Sequence[Act] | None = None, agents: Sequence[str] = AGENTS
 ) -> tuple[str, ...]:
-    """The dialogue as lines ``turn agent: text  [intent split]`` (the act part only
+    """The dialogue as lines ``turn agent: text  [intent split]``.
+
+    The dialogue as lines ``turn agent: text  [intent split]`` (the act part only
     with ``acts``); a formal action is written ``<action>``."""
     lines = []
     for k, turn in enumerate(dialogue.turns):
@@ -116,7 +122,9 @@ class SplitReport(Report):
         expected: ItemSplit | None,
         formal_turn: int | None,
     ) -> None:
-        """Score one dialogue: ``expected`` is the final split (``None``: no agreement)
+        """Score one dialogue.
+
+        Score one dialogue: ``expected`` is the final split (``None``: no agreement)
         and ``formal_turn`` the turn index of the selection or submission."""
         self.dialogues += 1
         for act in acts:

@@ -181,7 +181,9 @@ class SplitLexicon:
         return self.classes.get(token, _NO_CLASSES)
 
     def token_classes(self, tokens: Sequence[str]) -> list[frozenset[str]]:
-        """The word classes of every token of a message, in order, and then those of the
+        """The word classes of every token of a message, then those of the empty string.
+
+        The word classes of every token of a message, in order, and then those of the
         empty string: ``classes[i + 1]`` stays in range at the last token, where the scans
         read the word after it as ``""``."""
         get = self.classes.get
@@ -236,8 +238,9 @@ def _numbers(doc: Any, source: str) -> dict[str, int]:
 def _phrases(
     doc: Any, source: str, multi_word: list[str]
 ) -> dict[str, tuple[tuple[tuple[str, ...], str], ...]]:
-    """The phrase table by first token, longest phrase first; multi-word item names
-    ("fire wood") are phrases that stand for themselves."""
+    """The phrase table by first token, longest phrase first.
+
+    Multi-word item names ("fire wood") are phrases that stand for themselves."""
     if not isinstance(doc, dict):
         raise RuleError(f"{source}:1: 'phrases' must map a phrase to the token it becomes")
     phrase_map = {str(k): str(v) for k, v in doc.items() if k != LINE}
@@ -255,7 +258,9 @@ def _phrases(
 def parse_split_lexicon(
     doc: Any, source: str, spec: Any, spec_source: str, corpus: str
 ) -> SplitLexicon:
-    """Check the parsed shared lexicon ``doc`` and a corpus' part of it ``spec``
+    """Check the shared lexicon and a corpus' part of it, and build the corpus' lexicon.
+
+    Check the parsed shared lexicon ``doc`` and a corpus' part of it ``spec``
     (:func:`~actparse.engine.rulefiles.read_document`) and build the lexicon of
     ``corpus``; errors name the file (``source``, ``spec_source``) and the line."""
     required = _TOP_KEYS - {"description"}
@@ -326,8 +331,9 @@ def _corpus_part(corpus: str, spec: str) -> tuple[Any, str]:
 
 
 def _part_file(corpus: str) -> Traversable:
-    """``splits.yaml`` of the corpus' rule folder; a :class:`RuleError` naming the folder
-    if it is not there."""
+    """``splits.yaml`` of the corpus' rule folder.
+
+    A :class:`RuleError` naming the folder if it is not there."""
     file = corpus_file(corpus, CORPUS_FILE)
     if not file.is_file():
         raise RuleError(
@@ -352,7 +358,9 @@ def load_split_lexicon(
     path: str | Path | Traversable | None = None,
     corpus_path: str | Path | Traversable | None = None,
 ) -> SplitLexicon:
-    """The split lexicon of ``corpus``: the shared part from ``path`` (by default the
+    """The split lexicon of ``corpus``: the shared part and the corpus' own.
+
+    The split lexicon of ``corpus``: the shared part from ``path`` (by default the
     shipped ``rules/splits/lexicon.yaml``) and the corpus' own from ``corpus_path`` (by
     default ``splits.yaml`` in the corpus' rule folder, ``Corpus.rules``, actparse's own
     or a plug-in's: a missing one is a :class:`RuleError` naming the folder); the lexicon

@@ -48,7 +48,9 @@ _SECOND_PASS = frozenset({"rest", "everything", "each"})
 
 
 class _PassWords(NamedTuple):
-    """The words each pass of :func:`find_mentions` acts on: a token outside them is
+    """The words each pass of :func:`find_mentions` acts on.
+
+    The words each pass of :func:`find_mentions` acts on: a token outside them is
     only ever read as a neighbour."""
 
     #: Where the first pass starts a mention: item words and nouns like "items".
@@ -68,7 +70,9 @@ def _pass_words(lexicon: SplitLexicon) -> _PassWords:
 
 @dataclass
 class Mention:
-    """An item phrase: tokens ``start..end`` (inclusive), which item (``None`` for phrases
+    """An item phrase: its tokens, its item, the kind of quantity and the count.
+
+    An item phrase: tokens ``start..end`` (inclusive), which item (``None`` for phrases
     about every item), the kind of quantity and the count.
 
     Kinds: ``count`` (n of the item), ``all`` (every one), ``majority`` (more than half),
@@ -134,7 +138,8 @@ class Quantity(NamedTuple):
 def _quantity(
     tokens: Sequence[str], classes: Sequence[frozenset[str]], noun: int, lexicon: SplitLexicon
 ) -> Quantity:
-    """Look back from an item noun (or a noun like "items") for its quantity;
+    """Look back from an item noun (or a noun like "items") for its quantity.
+
     ``classes`` are the word classes of ``tokens``. The steps are in
     :mod:`actparse.corpora.splits.quantities`."""
     back = look_back(tokens, classes, noun)
@@ -212,7 +217,9 @@ def find_mentions(
 def _noun_mention(
     tokens: Sequence[str], classes: Sequence[frozenset[str]], i: int, lexicon: SplitLexicon
 ) -> Mention | None:
-    """The mention an item noun at ``i`` heads, with its quantity, unless it is a weak
+    """The mention an item noun at ``i`` heads, with its quantity, if any.
+
+    The mention an item noun at ``i`` heads, with its quantity, unless it is a weak
     word with no number, or the first noun of a compound ("water bottles"); a noun like
     "items" heads one only as "all the other items"."""
     tok = tokens[i]
@@ -264,7 +271,9 @@ def _whole_mention(
     i: int,
     lexicon: SplitLexicon,
 ) -> bool:
-    """A phrase about every item at ``i``: "the rest" (not "the rest of the trip"),
+    """A phrase about every item at ``i``.
+
+    A phrase about every item at ``i``: "the rest" (not "the rest of the trip"),
     "everything" ("1 pack of everything" is n of each), "one of each". Whether the word
     was one of these, found or not."""
     word = classes[i]
@@ -298,7 +307,9 @@ def _whole_mention(
 def _implied_mention(
     found: _Found, tokens: Sequence[str], i: int, lexicon: SplitLexicon, last_item: int | None
 ) -> None:
-    """A number at ``i`` with no noun counts the item talked about last: "2 of those", "2
+    """A number at ``i`` with no noun counts the item talked about last.
+
+    A number at ``i`` with no noun counts the item talked about last: "2 of those", "2
     packages", or after a verb of having, its recipient or "with", before a boundary, a
     person, "each" or "for" ("you can have 2", "2 water for me, 1 for you")."""
     tok = tokens[i]
@@ -363,7 +374,9 @@ def _count_after(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> int
 
 
 def _takes_a_count(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
-    """A bare number at ``i`` follows a verb of having or giving ("you can have 2",
+    """A bare number at ``i`` takes a count of the item talked about.
+
+    A bare number at ``i`` follows a verb of having or giving ("you can have 2",
     "like all three"), its recipient ("give you two"), a pronoun heading a list ("me
     1") or "with" ("fine with one")."""
     j = i - 1
@@ -379,7 +392,7 @@ def _takes_a_count(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool
 
 
 def _rest_of_something_else(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
-    """ "the rest of the deal", "the rest of the trip": not the rest of the items."""
+    """Not the rest of the items: "the rest of the deal", "the rest of the trip"."""
     if i + 1 >= len(tokens) or tokens[i + 1] != "of":
         return False
     for tok in tokens[i + 2 : i + 5]:
@@ -401,7 +414,9 @@ def _standalone_number(token: str, lexicon: SplitLexicon) -> bool:
 def _spread_quantities(
     tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
 ) -> None:
-    """Quantities that reach over a list: "split the balls and hats" halves both; "one
+    """Quantities that reach over a list.
+
+    Quantities that reach over a list: "split the balls and hats" halves both; "one
     ball each" gives both sides one."""
     # Mentions a count before them in their list reached.
     spread: set[int] = set()
@@ -452,7 +467,9 @@ def _spread_quantities(
 
 
 def counted(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> bool:
-    """The mention's quantity is written as a number, "all" or "n of each": not an
+    """The mention's quantity is written as a number, "all" or "n of each".
+
+    The mention's quantity is written as a number, "all" or "n of each": not an
     article, "the", or "everything"."""
     if m.kind in ("every", "rest", "rest-item", "half", "bare"):
         return False

@@ -35,7 +35,9 @@ def apply_relations(
     benefits: list[tuple[int, int]],
     subjects: list[int],
 ) -> None:
-    """Settle the sides the neighbours of a mention decide: a benefit phrase after it,
+    """Settle the sides the neighbours of a mention decide.
+
+    Settle the sides the neighbours of a mention decide: a benefit phrase after it,
     "everything but X", exchanges, statements of worth (unless they name the writer's
     only interest), alternatives, offers through "do", lists with no person, and
     sentences that open with "or" (see

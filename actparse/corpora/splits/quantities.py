@@ -1,4 +1,6 @@
-"""Step 2's reading of a quantity: the steps of
+"""Step 2's reading of a quantity, looking back from an item noun.
+
+Step 2's reading of a quantity: the steps of
 :func:`~actparse.corpora.splits.mentions._quantity`, which looks back from an item noun.
 
 :func:`look_back` walks over the determiners, vague words and fillers before the noun;
@@ -39,7 +41,9 @@ class LookBack(NamedTuple):
 
 
 def look_back(tokens: Sequence[str], classes: Sequence[frozenset[str]], noun: int) -> LookBack:
-    """Walk back from the noun over determiners, vague words ("lot", "some", "more") and
+    """Walk back from the noun over determiners, vague words and fillers.
+
+    Walk back from the noun over determiners, vague words ("lot", "some", "more") and
     fillers; ``classes`` are the word classes of ``tokens``."""
     relative = False
     j = noun - 1
@@ -74,7 +78,9 @@ def written_quantity(
     lexicon: SplitLexicon,
     plural: bool,
 ) -> Found | None:
-    """The quantity the word before the phrase writes (``back.j``, which is a token): a
+    """The quantity the word before the phrase writes.
+
+    The quantity the word before the phrase writes (``back.j``, which is a token): a
     number ("2/3 water" two, "2 of the 3 wood" two, "all 3 waters" three, "a lot of" no
     count), "all", "the rest", "half", "the majority"; ``None`` if it writes none.
     ``plural``: the noun is a plural."""
@@ -125,7 +131,9 @@ def implied_quantity(
     lexicon: SplitLexicon,
     plural: bool,
 ) -> Found:
-    """The quantity no word writes: a vague word names no count; "the" names one unit,
+    """The quantity no word writes.
+
+    The quantity no word writes: a vague word names no count; "the" names one unit,
     the amount talked about ("that food", where items are amounts), or every one (a
     plural, or where the lexicon says so); a bare noun is a preference where items are
     amounts, else all of a plural or one of a singular."""

@@ -95,7 +95,9 @@ def _possessor(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> int 
 def apply_exchanges(
     tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
 ) -> None:
-    """Items traded "for" others go to the side opposite them ("the books for the ball
+    """Items traded "for" others go to the side opposite them.
+
+    Items traded "for" others go to the side opposite them ("the books for the ball
     and a hat", "2 hats in exchange for a book"); the list after "for" goes together.
     With no other marker, "my" and "your" tell who gives ("1 water for 3 of your
     firewood": the firewood comes to the writer)."""
@@ -170,7 +172,9 @@ ALTERNATIVE = "alternative"
 def drop_alternatives(
     tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
 ) -> None:
-    """ "Either the book or one hat", "a hat or a ball": items offered as alternatives
+    """Items offered as alternatives are not yet anybody's.
+
+    "Either the book or one hat", "a hat or a ball": items offered as alternatives
     are not yet anybody's (alternatives-claim-nothing); the items of the list after
     "or" go with it ("the book or two hats and a ball")."""
     if "or" not in tokens:
@@ -193,7 +197,9 @@ def drop_alternatives(
 
 
 def settle_modal_offers(mentions: Sequence[Mention]) -> None:
-    """ "I can do X" gives X ("i can do 2 balls if i get the hats") or takes it ("i can
+    """Settle the side of X in "I can do X".
+
+    "I can do X" gives X ("i can do 2 balls if i get the hats") or takes it ("i can
     do the balls and you can have the rest"): X goes to the side opposite the message's
     other claims (do-list-opposite-other-claims); with none, the writer takes it ("i
     can do the balls and 1 hat", "best i can do is the book and two hats":
@@ -215,7 +221,9 @@ def settle_modal_offers(mentions: Sequence[Mention]) -> None:
 def drop_value_statements(
     tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
 ) -> None:
-    """ "The books are worth nothing to me": a mention in a clause about worth is a
+    """A mention in a clause about worth is a preference, not a claim.
+
+    "The books are worth nothing to me": a mention in a clause about worth is a
     preference, not a claim."""
     if lexicon.words["value"].isdisjoint(tokens):
         return  # most messages: spare a clause scan per mention
@@ -229,7 +237,9 @@ def drop_value_statements(
 def claim_only_things(
     tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
 ) -> None:
-    """ "The book is the only thing I'm interested in", "the hats are the only thing of
+    """Items named as the writer's only interest are the writer's claim.
+
+    "The book is the only thing I'm interested in", "the hats are the only thing of
     value to me": items named as the writer's only interest are the writer's claim
     (only-thing-claims); the reader's ("the only thing you want") stay as they were."""
     for m in mentions:
@@ -257,7 +267,7 @@ def claim_only_things(
 def apply_exceptions(
     tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
 ) -> None:
-    """ "Everything but the balls": the items after the exception go to the other side."""
+    """In "everything but the balls", the items after the exception go to the other side."""
     for rest, after in itertools.pairwise(mentions):
         if rest.kind not in ("rest", "every") or rest.side is None:
             continue
@@ -270,7 +280,9 @@ def apply_exceptions(
 def fill_elliptic_lists(
     tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon, default_side: int
 ) -> None:
-    """Mentions with nobody's side that come before any person (or "we") in their
+    """Give a side to elliptic lists: mentions with no side before any person.
+
+    Mentions with nobody's side that come before any person (or "we") in their
     sentence, in a sentence with no word of worth and no third person ("ball and one
     hat?", "one of each", "2 hats and we have a deal") are about ``default_side``: the
     side the talk is about (the writer, unless the caller knows better); after a claim
@@ -340,7 +352,9 @@ def fill_elliptic_lists(
 def drop_or_sentences(
     tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
 ) -> None:
-    """ "I can agree to that. Or I could take 2 water ...", "I could give you 1 water.
+    """A sentence opening with "or" offers an alternative; the earlier offer stands.
+
+    "I can agree to that. Or I could take 2 water ...", "I could give you 1 water.
     Or you get 2 ...": a sentence inside a message that opens with "or" offers an
     alternative to what came before (the message's own offer, or the deal on the table
     it answers); the earlier offer stands. A message that opens with "or" is an offer."""

@@ -121,7 +121,9 @@ class _Clause:
 
 
 def _offered(classes: Sequence[frozenset[str]], i: int) -> bool:
-    """The word before position ``i`` is a verb of having or giving, or its recipient
+    """The word before position ``i`` is a verb of having or giving, or its recipient.
+
+    The word before position ``i`` is a verb of having or giving, or its recipient
     (``classes``: the word classes of the message's tokens)."""
     j = i - 1
     while j >= 0 and not _DETERMINERS.isdisjoint(classes[j]):
@@ -178,7 +180,9 @@ def assign_sides(
 def _scan_clauses(
     tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
 ) -> _Scan:
-    """Scan the message left to right: a mention gets the side of the clause it is in, set
+    """Scan the message left to right, giving each mention the side of its clause.
+
+    Scan the message left to right: a mention gets the side of the clause it is in, set
     by the words before it; a sentence end forgets the clause, a boundary ends a clause
     of purpose and a negation, "to" + a verb not of having opens a clause of purpose."""
     by_start = {m.start: m for m in mentions}
@@ -243,7 +247,9 @@ def _scan_clauses(
 
 
 def _claim_mention(scan: _Scan, mention: Mention, i: int) -> None:
-    """A mention at ``i`` goes to the side its clause names, unless the clause's subject
+    """A mention at ``i`` goes to the side its clause names, with exceptions.
+
+    A mention at ``i`` goes to the side its clause names, unless the clause's subject
     has no verb of having and no written count, or it is "everything" not offered."""
     clause = scan.clause
     side = clause.effective()
@@ -277,7 +283,9 @@ def _mark_person(
     after: frozenset[str],
     nxt: str,
 ) -> bool:
-    """A pronoun at ``i`` names the side of what follows, as a benefit phrase ("for me"),
+    """A pronoun at ``i`` names the side of what follows.
+
+    A pronoun at ``i`` names the side of what follows, as a benefit phrase ("for me"),
     the recipient of a giving verb ("give me") or the subject ("i get"); what comes
     "from me" goes to the other side. Whether the token was such a pronoun."""
     tokens, classes, lexicon, clause = scan.tokens, scan.classes, scan.lexicon, scan.clause
@@ -326,7 +334,9 @@ def _mark_person(
 def _mark_marker(
     scan: _Scan, i: int, word: frozenset[str], after: frozenset[str], nxt: str
 ) -> bool:
-    """The words other than pronouns and verbs that set or end a clause: "mine", "yours";
+    """The words other than pronouns and verbs that set or end a clause.
+
+    The words other than pronouns and verbs that set or end a clause: "mine", "yours";
     a subject of neither side ("they", "we each"); "my taking", "your group"; "a deal
     for"; thanks; a negation; "i think". Whether the token at ``i`` was one."""
     clause = scan.clause
@@ -381,7 +391,9 @@ def _mark_giving(
     nxt: str,
     negated: bool,
 ) -> bool:
-    """A giving verb ("give", or "do" after a modal) flips the side of what follows; with
+    """A giving verb flips the side of what follows.
+
+    A giving verb ("give", or "do" after a modal) flips the side of what follows; with
     no recipient and no side yet, or opening a clause, it is an imperative, the reader
     giving. Whether the token at ``i`` was one."""
     if "give" in word or (
@@ -412,7 +424,9 @@ def _mark_having(
     before: frozenset[str],
     negated: bool,
 ) -> None:
-    """A verb of having governs what follows: an imperative opening a clause is the
+    """A verb of having governs what follows.
+
+    A verb of having governs what follows: an imperative opening a clause is the
     reader's, a verb of wanting with its subject left out the writer's, and after a
     recipient's clause the subject takes again."""
     if "imperative" in word or "possess" in word:
@@ -444,7 +458,9 @@ def _mark_having(
 def _opens_purpose(
     tokens: Sequence[str], classes: Sequence[frozenset[str]], i: int, lexicon: SplitLexicon
 ) -> bool:
-    """ "to" + a verb other than one of having or giving starts a clause of purpose
+    """A clause of purpose starts with "to" + a verb other than one of having or giving.
+
+    "to" + a verb other than one of having or giving starts a clause of purpose
     ("i need firewood to cook the food"); "to have", "to you", "to 2" do not."""
     if i >= len(tokens):
         return False
@@ -459,7 +475,9 @@ def _opens_purpose(
 
 
 def _opens_clause(classes: Sequence[frozenset[str]], i: int) -> bool:
-    """The verb at ``i`` starts a new clause ("fine, take the hat"), unless its subject
+    """The verb at ``i`` starts a new clause, unless its subject stands before the boundary.
+
+    The verb at ``i`` starts a new clause ("fine, take the hat"), unless its subject
     stands before the boundary word, maybe with auxiliaries between ("i also send", "i
     would then get"). ``classes`` are the word classes of the message's tokens."""
     if i == 0:

@@ -71,7 +71,9 @@ def tokenize(text: str, lexicon: SplitLexicon) -> tuple[str, ...]:
 
 
 def _tokens_in_context(raw: Sequence[str], lexicon: SplitLexicon) -> list[str]:
-    """The tokens of the raw words of a message, reading a clitic that stands alone with
+    """The tokens of the raw words of a message, in context.
+
+    The tokens of the raw words of a message, reading a clitic that stands alone with
     the words before it ("i ; ll take"), typos corrected (before the phrases)."""
     expansions = _expansions(lexicon)
     tokens: list[str] = []
@@ -108,7 +110,9 @@ _Table = dict[str, tuple[str, ...]]
 
 
 def _expansions(lexicon: SplitLexicon) -> _Table:
-    """What :func:`_expand` makes of every word without an apostrophe that it changes
+    """What :func:`_expand` makes of every word it changes, built once per lexicon.
+
+    What :func:`_expand` makes of every word without an apostrophe that it changes
     (contractions, "couldnt", "wouldent"), built once per lexicon: the per-token work of
     tokenizing is then one lookup. Whitespace tokens are not in it (they are dropped)."""
     return per_lexicon(lexicon, _build_expansions)
@@ -134,7 +138,9 @@ _WORDS_KEPT = 50_000
 
 
 class _WordTable(dict[str, tuple[str, ...]]):
-    """The tokens each raw word of a message becomes when no clitic stands alone in it:
+    """The tokens each raw word of a message becomes when no clitic stands alone in it.
+
+    The tokens each raw word of a message becomes when no clitic stands alone in it:
     expanded (:data:`_expansions`, :func:`_expand`) and typos corrected (:func:`_typos`),
     worked out the first time a word is looked up and kept (up to :data:`_WORDS_KEPT`
     words)."""
@@ -186,7 +192,9 @@ _KEY_NEIGHBOURS: dict[str, frozenset[str]] = {
 
 
 def _stray_letters(word: str) -> set[str]:
-    """``word`` with one letter typed inside it whose key neighbours the key of a letter
+    """``word`` with one letter typed inside it whose key neighbours a letter beside it.
+
+    ``word`` with one letter typed inside it whose key neighbours the key of a letter
     beside it ("ball" -> "bsall", "bkook")."""
     out: set[str] = set()
     for k in range(1, len(word)):
@@ -203,7 +211,9 @@ def _typos(lexicon: SplitLexicon) -> _Table:
 
 
 def _build_typos(lexicon: SplitLexicon) -> _Table:
-    """Misspellings of item words, of "everything" and of the words pointing back at an
+    """Misspellings of item words and a few others, mapped to the tokens meant.
+
+    Misspellings of item words, of "everything" and of the words pointing back at an
     earlier offer ("original") that are no other word of the lexicon, each mapped to
     the tokens meant (typo-tolerant-items): two neighbouring letters swapped ("aht",
     "obok", "everythign"), a letter typed twice ("balll"), a stray letter from a key

@@ -31,7 +31,9 @@ def _hashable(data: Any) -> Hashable:
 
 
 def view_key(dialogue: Dialogue, *, mirrored: bool = False) -> Hashable:
-    """What the parse reads of ``dialogue``; with ``mirrored``, of its other view (the
+    """What the parse reads of ``dialogue``, or of its other view.
+
+    What the parse reads of ``dialogue``; with ``mirrored``, of its other view (the
     agents and the parties swapped)."""
     flip = 1 if mirrored else 0
     turns = tuple(
@@ -64,7 +66,9 @@ class ViewMemo:
         self._kept: dict[Hashable, tuple[Act, ...]] = {}
 
     def parse(self, dialogue: Dialogue, parse: Callable[[Dialogue], list[Act]]) -> list[Act]:
-        """The acts of ``dialogue``: mirrored from its other view when that was parsed
+        """The acts of ``dialogue``, mirrored from its other view when that was parsed lately.
+
+        The acts of ``dialogue``: mirrored from its other view when that was parsed
         among the last ``size`` dialogues, else ``parse(dialogue)``."""
         if self.size <= 0 or len(dialogue.parties) != 2:
             return parse(dialogue)

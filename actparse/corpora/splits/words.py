@@ -1,4 +1,6 @@
-"""What single words tell the split scans: the side a pronoun names, and what the scans
+"""What single words tell the split scans.
+
+What single words tell the split scans: the side a pronoun names, and what the scans
 build from a lexicon once rather than once per message.
 
 :func:`person` gives a pronoun's side; :data:`PRONOUNS` and :data:`SUBJECT_PRONOUNS` are
@@ -43,7 +45,9 @@ SUBJECT_PRONOUNS = frozenset({"other", "self", "we"})
 
 
 def person(token: str, lexicon: SplitLexicon, subject: bool, nxt: str = "") -> int | None:
-    """The side a pronoun names: "i"/"you" anywhere; "me" only where an object counts
+    """The side a pronoun names.
+
+    The side a pronoun names: "i"/"you" anywhere; "me" only where an object counts
     or before a verb of having ("me getting 2 food"); "we" unless both sides are meant
     ("we each", "we both", "we split")."""
     classes = lexicon.classes_of(token)
@@ -68,7 +72,7 @@ def person(token: str, lexicon: SplitLexicon, subject: bool, nxt: str = "") -> i
 
 
 def _lists_after(token: str, lexicon: SplitLexicon) -> bool:
-    """ "me: 3 water", "me - 3 water", "me 3 water": a pronoun heading a list."""
+    """A pronoun heading a list: "me: 3 water", "me - 3 water", "me 3 water"."""
     return token in (":", "-", "=") or lexicon.number(token) is not None
 
 
@@ -80,7 +84,9 @@ _TABLES: dict[tuple[Callable[[SplitLexicon], object], int], object] = {}
 
 
 def per_lexicon(lexicon: SplitLexicon, build: Callable[[SplitLexicon], _T]) -> _T:
-    """What ``build`` makes of ``lexicon``, built on first use and kept while the lexicon
+    """What ``build`` makes of ``lexicon``, built on first use and kept while it lives.
+
+    What ``build`` makes of ``lexicon``, built on first use and kept while the lexicon
     lives (``build`` must be a module-level function: it is part of the key)."""
     key = (build, id(lexicon))
     table = _TABLES.get(key)
@@ -96,7 +102,9 @@ _last: tuple[tuple[str, ...], weakref.ref[SplitLexicon], list[frozenset[str]]] |
 
 
 def message_classes(tokens: Sequence[str], lexicon: SplitLexicon) -> list[frozenset[str]]:
-    """``lexicon.token_classes(tokens)``, looked up once for consecutive steps on the same
+    """``lexicon.token_classes(tokens)``, looked up once for consecutive steps.
+
+    ``lexicon.token_classes(tokens)``, looked up once for consecutive steps on the same
     message: :func:`~actparse.corpora.splits.mentions.find_mentions` and then
     :func:`~actparse.corpora.splits.sides.assign_sides` read the same tokens. The list
     is shared between them: no caller may change it."""
