@@ -36,8 +36,11 @@ def _quotes(texts: Iterable[str]) -> str:
 
 
 def _folder(spec: str, root: Path) -> Traversable | None:
-    """A corpus' rule folder: a plain name is ``root/<name>`` (the source tree's, so the
-    page shows the rules being edited), anything else as the registry resolves it."""
+    """A corpus' rule folder, in the source tree where it is actparse's own.
+
+    A plain name is ``root/<name>`` (the source tree's, so the page shows the rules being
+    edited), anything else as the registry resolves it.
+    """
     from actparse.engine.rulefiles import rule_folder
 
     if spec and re.fullmatch(r"[\w-]+", spec):
@@ -49,9 +52,12 @@ def _folder(spec: str, root: Path) -> Traversable | None:
 
 
 def acts_markdown(root: Path | None = None) -> str:
-    """The act space: every coarse act with its definition, then for each registered
-    corpus its native intents per act (its ``coarse.yaml``) and its tag rules with their
-    examples (its ``tags.yaml``), read from ``root`` (default: the repository's rules/)."""
+    """The act-space page's Markdown, read from the rule files at build time.
+
+    Every coarse act with its definition, then for each registered corpus its native
+    intents per act (its ``coarse.yaml``) and its tag rules with their examples (its
+    ``tags.yaml``), read from ``root`` (default: the repository's rules/).
+    """
     from actparse import registry
     from actparse.engine.acts import COARSE_FILE, parse_act_space, parse_coarse_map
     from actparse.engine.rulefiles import read_document
@@ -124,8 +130,11 @@ def acts_markdown(root: Path | None = None) -> str:
 
 
 def strategies_markdown(path: Path | None = None) -> str:
-    """Every strategy label with its definition (the file's ``labels``) and its rules,
-    each with its description, examples and counterexamples (``rules/strategies.yaml``)."""
+    """The strategies page's Markdown, read from the strategy rule file at build time.
+
+    Every strategy label with its definition (the file's ``labels``) and its rules, each
+    with its description, examples and counterexamples (``rules/strategies.yaml``).
+    """
     from actparse.engine.rulefiles import read_document
     from actparse.engine.strategies import LABELS, NON_STRATEGIC
     from actparse.engine.tags import parse_rules
@@ -196,8 +205,11 @@ def _command_markdown(command: Any, name: str, level: str) -> list[str]:
 
 
 def cli_markdown() -> str:
-    """Every command of the typer app: usage, help, arguments and options, examples and
-    exit statuses; then the exit statuses of every command."""
+    """The command-line page's Markdown, from the typer app.
+
+    Every command: usage, help, arguments and options, examples and exit statuses; then
+    the exit statuses of every command.
+    """
     import typer
 
     from actparse.cli import app
