@@ -246,14 +246,22 @@ def on_page_markdown(markdown: str, **kwargs: Any) -> str:
 ROLE = re.compile(r":(?:class|func|mod|data|attr|meth|exc|obj):<code>(~?)([^<]*)</code>(\\ )?")
 
 
+#: A paragraph ending in reST's literal-block marker (``space::``), as Markdown renders it.
+LITERAL_MARKER = re.compile(r"::</p>")
+
+
 def plain_roles(html: str) -> str:
-    """The docstrings' Sphinx roles as code: ``~a.b.C`` as ``C``, ``a.b.C`` as it is."""
+    """The docstrings' reST as plain HTML: roles as code, a ``::`` marker as a colon.
+
+    ``~a.b.C`` becomes ``C``, ``a.b.C`` stays as it is, and the paragraph before a code
+    block ends in one colon rather than reST's two.
+    """
 
     def code(m: re.Match[str]) -> str:
         target = m[2].rsplit(".", 1)[-1] if m[1] else m[2]
         return f"<code>{target}</code>"
 
-    return ROLE.sub(code, html).replace("</code>\\ ", "</code>")
+    return LITERAL_MARKER.sub(":</p>", ROLE.sub(code, html).replace("</code>\\ ", "</code>"))
 
 
 def on_page_content(html: str, **kwargs: Any) -> str:
