@@ -47,8 +47,10 @@ _Analysis = tuple[frozenset[str] | None, list[_Requirement]]
 
 
 def pattern_tree(pattern: str, *, strict: bool = False) -> tuple[Any, Any] | None:
-    """The standard library's parser module (private, hence imported by name) and its
-    syntax tree of ``pattern``, for the analyses that read a pattern's structure.
+    """The standard library's parser module and its syntax tree of ``pattern``.
+
+    The parser module is private, hence imported by name; the tree is for the analyses
+    that read a pattern's structure.
 
     ``None`` when ``re`` cannot read it, when it sets a global inline flag (``(?i)``,
     ``(?x)``: the tree would not say how its parts match) or, with ``strict``, when ``re``
@@ -69,8 +71,10 @@ def pattern_tree(pattern: str, *, strict: bool = False) -> tuple[Any, Any] | Non
 def required_literals(
     pattern: str, ascii_only: bool = False, *, bounds: bool = False
 ) -> tuple[tuple[str, ...], ...]:
-    """Sets of strings such that every text ``pattern`` matches (searched for anywhere)
-    contains a string of each set; empty when none is known.
+    """Sets of strings every text ``pattern`` matches holds one string of each of.
+
+    Every text ``pattern`` matches (searched for anywhere) contains a string of each
+    set; empty when none is known.
 
     With ``ascii_only`` (for patterns compiled with ASCII case folding: the caller
     compares lowercased literals with lowercased text) sets with a non-ASCII string are
@@ -114,8 +118,10 @@ def strip_boundaries(needs: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...
 
 
 def _edge_marks(string: str) -> str:
-    """``string`` with a boundary mark kept only at its ends, once: a mark inside it says
-    nothing a substring test could use."""
+    """``string`` with a boundary mark kept only at its ends, once.
+
+    A mark inside it says nothing a substring test could use.
+    """
     core = string.strip(BOUNDARY).replace(BOUNDARY, "")
     return (
         (BOUNDARY if string.startswith(BOUNDARY) else "")
@@ -125,8 +131,10 @@ def _edge_marks(string: str) -> str:
 
 
 def _too_common(requirement: _Requirement) -> bool:
-    """A single letter, digit or space among the strings: nearly every text has one, so
-    the test is not worth making."""
+    """Whether a single letter, digit or space is among the strings.
+
+    Nearly every text has one, so the test is not worth making.
+    """
     return any(
         len(s) == 1 and (s.isalnum() or s.isspace())
         for s in (t.strip(BOUNDARY) for t in requirement)
@@ -139,8 +147,11 @@ def _minimal(requirement: _Requirement) -> _Requirement:
 
 
 def _selectivity(requirement: _Requirement) -> tuple[int, int, int]:
-    """A guess at what rules out most texts for least work: strings of four characters
-    or more are rare enough, so then fewer strings (fewer substring tests) first."""
+    """A guess at what rules out most texts for least work.
+
+    Strings of four characters or more are rare enough, so then fewer strings (fewer
+    substring tests) first.
+    """
     shortest = min(len(s.strip(BOUNDARY)) for s in requirement)
     return min(shortest, 4), -len(requirement), shortest
 
@@ -150,8 +161,10 @@ def _best(requirements: list[_Requirement]) -> _Requirement | None:
 
 
 def _as_required(exact: frozenset[str] | None) -> list[_Requirement]:
-    """A finite set of exact matches is itself a requirement, unless it holds "" (or
-    nothing but word boundaries)."""
+    """A finite set of exact matches as a requirement: itself, unless it holds "".
+
+    A set holding "" (or nothing but word boundaries) is no requirement.
+    """
     if exact is None or any(not s.strip(BOUNDARY) for s in exact):
         return []
     return [exact]
@@ -169,8 +182,11 @@ class _Analyzer:
         self.doubtful = False
 
     def sequence(self, items: Sequence[tuple[Any, Any]]) -> _Analysis:
-        """Consecutive parts with finite exact sets concatenate into runs; every run and
-        every requirement of the other parts holds for a match of the sequence."""
+        """The exact strings and the requirements of a sequence of parts.
+
+        Consecutive parts with finite exact sets concatenate into runs; every run and
+        every requirement of the other parts holds for a match of the sequence.
+        """
         run: frozenset[str] = frozenset({""})
         whole: frozenset[str] | None = frozenset({""})
         required: list[_Requirement] = []

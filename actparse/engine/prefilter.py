@@ -47,10 +47,12 @@ _Piece = tuple[str, int, int]
 
 
 def _piece(word: str) -> _Piece:
-    """The rarest stretch of ``word`` without whitespace (:func:`_rarity`): a text holding
-    ``word`` holds it within one of its whitespace-separated chunks, at the chunk's start when
-    whitespace comes before it in ``word`` (at its end when after) and at a word
-    boundary where ``word`` has a :data:`BOUNDARY` mark."""
+    """The rarest stretch of ``word`` without whitespace (:func:`_rarity`).
+
+    A text holding ``word`` holds it within one of its whitespace-separated chunks, at
+    the chunk's start when whitespace comes before it in ``word`` (at its end when after)
+    and at a word boundary where ``word`` has a :data:`BOUNDARY` mark.
+    """
     plain = word.replace(BOUNDARY, "")
     parts = plain.split()
     if not parts:
@@ -81,22 +83,30 @@ _COMMON_WORDS = frozenset(_COMMON.split())
 
 
 def _rarity(piece: _Piece) -> tuple[bool, int, int]:
-    """How few chunks a piece is likely in, for :func:`max`: not a common word, then
-    long, then placed on more sides (at a word boundary or its chunk's edge)."""
+    """How few chunks a piece is likely in, for :func:`max`.
+
+    Not a common word, then long, then placed on more sides (at a word boundary or its
+    chunk's edge).
+    """
     core, left, right = piece
     placed = (left != _ANYWHERE) + (right != _ANYWHERE)
     return core.strip("'?.,!") not in _COMMON_WORDS, len(core), placed
 
 
 def _is_word(char: str) -> bool:
-    """A word character of the rules' ``\\w`` (ASCII): a pattern whose ``\\b`` is
-    Unicode's has a boundary wherever this has one, so the test stays a superset."""
+    """Whether ``char`` is a word character of the rules' ``\\w`` (ASCII).
+
+    A pattern whose ``\\b`` is Unicode's has a boundary wherever this has one, so the
+    test stays a superset.
+    """
     return char.isascii() and (char.isalnum() or char == "_")
 
 
 def _stands(chunk: str, core: str, left: int, right: int) -> bool:
-    """Whether ``core`` occurs in ``chunk`` placed as ``left`` and ``right`` say (the
-    chunk's edges are whitespace or the text's ends: no word character)."""
+    """Whether ``core`` occurs in ``chunk`` placed as ``left`` and ``right`` say.
+
+    The chunk's edges are whitespace or the text's ends: no word character.
+    """
     start = chunk.find(core)
     while start >= 0:
         stop = start + len(core)
@@ -109,8 +119,11 @@ def _stands(chunk: str, core: str, left: int, right: int) -> bool:
 
 
 def _fits(side: int, at_edge: bool, word_beside: bool, own: str) -> bool:
-    """Whether one side of an occurrence is placed as ``side`` asks: ``at_edge`` of the
-    chunk, with a word character beside it or not, ``own`` its character on that side."""
+    """Whether one side of an occurrence is placed as ``side`` asks.
+
+    ``at_edge``: at the chunk's edge; ``word_beside``: with a word character beside it
+    or not; ``own``: its character on that side.
+    """
     if side == _CHUNK_EDGE:
         return at_edge
     if side == _WORD_EDGE:
@@ -129,8 +142,9 @@ def bits(mask: int) -> list[int]:
 
 
 class _ChunkTable(dict[str, int]):
-    """Chunk -> mask, worked out by the index on a chunk's first look-up, so that a
-    text's masks come from one ``map`` over its chunks.
+    """Chunk -> mask, worked out by the index on a chunk's first look-up.
+
+    That way a text's masks come from one ``map`` over its chunks.
 
     Equal masks are one object: a corpus' few thousand chunks have a few hundred masks
     of several hundred bits, and shared, the ones a text ORs together stay in the CPU

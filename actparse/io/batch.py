@@ -70,9 +70,11 @@ IN_FLIGHT = 2
 
 
 def iter_items(path: str | Path, fmt: str = "auto") -> Iterator[Item]:
-    """The input records of a file (``-``: standard input), as items; JSON lines stay
-    unparsed text. What the reader could not read comes as an item with an ``error``,
-    in its place."""
+    """The input records of a file (``-``: standard input), as items.
+
+    JSON lines stay unparsed text. What the reader could not read comes as an item with
+    an ``error``, in its place.
+    """
     if is_parquet(path):
         for number, row_format, row in iter_parquet_rows(path):
             yield Item(str(path), number, row_format if fmt == "auto" else fmt, raw=row)
@@ -83,8 +85,10 @@ def iter_items(path: str | Path, fmt: str = "auto") -> Iterator[Item]:
 
 
 def usable_cpus() -> int:
-    """The CPUs this process may run on, the default number of workers (a container or
-    ``taskset`` may allow fewer than the machine has)."""
+    """The CPUs this process may run on, the default number of workers.
+
+    A container or ``taskset`` may allow fewer than the machine has.
+    """
     try:
         return max(len(os.sched_getaffinity(0)), 1)
     except (AttributeError, OSError):  # not on Linux
@@ -92,9 +96,11 @@ def usable_cpus() -> int:
 
 
 class WorkerDied(ActparseError, RuntimeError):
-    """A worker process ended while labelling (killed by the system, out of memory): its
-    records cannot be accounted for, so the run stops rather than wait or lose them.
-    The environment's fault, not the input's: ``--jobs 1`` labels without workers."""
+    """A worker process ended while labelling (killed by the system, out of memory).
+
+    Its records cannot be accounted for, so the run stops rather than wait or lose them.
+    The environment's fault, not the input's: ``--jobs 1`` labels without workers.
+    """
 
 
 def label_items(
@@ -105,8 +111,10 @@ def label_items(
     overrides: Mapping[str, registry.Parser] | None = None,
     coarse: bool = False,
 ) -> Generator[Outcome, None, None]:
-    """Label items in input order, in this process or in ``jobs`` worker processes
-    (``coarse``: see :func:`~actparse.io.writers.write_record`)."""
+    """Label items in input order, in this process or in ``jobs`` worker processes.
+
+    ``coarse``: see :func:`~actparse.io.writers.write_record`.
+    """
     if on_error not in ("stop", "keep"):
         raise OptionError(f"on_error must be 'stop' or 'keep', got {on_error!r}")
     _init_worker(overrides or {}, coarse)
@@ -180,8 +188,9 @@ POOL_STOP_SECONDS = 3.0
 
 @contextmanager
 def _ended(pool: multiprocessing.pool.Pool) -> Iterator[None]:
-    """End a pool's workers when the block is left, as ``with Pool`` does, without ever
-    holding up an interrupted run.
+    """End a pool's workers when the block is left, as ``with Pool`` does.
+
+    It does so without ever holding up an interrupted run.
 
     ``Pool.terminate`` first takes the lock a worker holds while it waits for a task. A
     signal sent to the whole process group (``kill -TERM -PGID``, ``timeout``) ends the
@@ -233,11 +242,13 @@ def label_path(
     progress: Callable[[], object] | None = None,
     coarse: bool = False,
 ) -> Summary:
-    """Label every record of ``path`` into ``output`` (JSON lines, ``.gz``, or
-    ``.parquet``; ``None`` or ``"-"``: standard output), one output record per input
-    record, in input order; ``progress`` is called once per record written. ``coarse``
-    adds the coarse acts beside the native intents where a format's output leaves them
-    out (Craigslist); the output's schema is then inferred, not the input's.
+    """Label every record of ``path`` into ``output``, one output record per input record.
+
+    ``output`` is JSON lines, ``.gz``, or ``.parquet`` (``None`` or ``"-"``: standard
+    output); the records are written in input order, and ``progress`` is called once per
+    record written. ``coarse`` adds the coarse acts beside the native intents where a
+    format's output leaves them out (Craigslist); the output's schema is then inferred,
+    not the input's.
 
     A file is written under a temporary name and renamed when complete, so a failed run
     leaves nothing that looks whole.

@@ -41,9 +41,12 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def encode_line(value: Any) -> str:
-    """One output line. A lone surrogate (a ``"\\ud800"`` escape in the input) has no
-    UTF-8 form, so it is written as the same JSON escape, which reads back as the same
-    string; everything else is written as itself."""
+    """One output line.
+
+    A lone surrogate (a ``"\\ud800"`` escape in the input) has no UTF-8 form, so it is
+    written as the same JSON escape, which reads back as the same string; everything
+    else is written as itself.
+    """
     text = _encode_json(value)
     if text.isascii() or _SURROGATE.search(text) is None:
         return text
@@ -89,8 +92,11 @@ class Outcome(NamedTuple):
 
 
 def _read(item: Item) -> tuple[Record, tuple[str, ...], ObjectText | None]:
-    """The record of an item and, for a JSON line whose format writes its acts into a few
-    fields (``Format.acts_field``), those fields and where everything is in the line."""
+    """The record of an item, and for some JSON lines where its acts fields are.
+
+    For a JSON line whose format writes its acts into a few fields
+    (``Format.acts_field``): those fields and where everything is in the line.
+    """
     if item.error is not None:
         raise InputError(item.error)
     if item.text is None:
@@ -117,8 +123,10 @@ def _outcome(
 
 
 def _label(item: Item, on_error: str, clock: deadline.Clock) -> Outcome:
-    """Label one item within the record deadline; errors (a timeout too) become
-    ``actparse_error`` records or raise, by ``on_error``."""
+    """Label one item within the record deadline.
+
+    Errors (a timeout too) become ``actparse_error`` records or raise, by ``on_error``.
+    """
     where = f"{item.source}:{item.line}"
     raw: Any = item.raw
     try:
@@ -181,8 +189,11 @@ _PR_SET_PDEATHSIG = 1
 
 
 def _end_with_parent() -> None:
-    """On Linux, a worker ends when the main process does, even when nothing could clean
-    up (the main process killed with SIGKILL): no worker is left waiting for ever."""
+    """On Linux, make a worker end when the main process does.
+
+    It ends even when nothing could clean up (the main process killed with SIGKILL): no
+    worker is left waiting for ever.
+    """
     if not sys.platform.startswith("linux"):
         return
     parent = multiprocessing.parent_process()
