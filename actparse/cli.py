@@ -46,6 +46,7 @@ from actparse.cli_options import (
     StrategiesOpt,
     WorstOpt,
     check_per_turn,
+    check_sample,
 )
 from actparse.cli_run import StdoutConsole, report_bug, run, stdin_is_data
 from actparse.errors import ActparseError
@@ -175,6 +176,7 @@ def label(
                 skip=skip.value,
             )
             if input is None:
+                check_sample(output, per_turn)
                 _show_sample(overrides)
                 return
             if per_turn:

@@ -46,6 +46,7 @@ __all__ = [
     "SkipOpt",
     "WorstOpt",
     "check_per_turn",
+    "check_sample",
 ]
 
 #: ``--format`` and ``--corpus`` choices, from the registry.
@@ -247,6 +248,21 @@ CorpusOpt = Annotated[
     CorpusName,
     typer.Option(help="Which corpus INPUT holds; 'auto' tells from its records."),
 ]
+
+
+def check_sample(output: str | None, per_turn: bool) -> None:
+    """Refuse an output for the bundled sample, which is a table for a terminal.
+
+    ``label`` with no INPUT and nothing on standard input shows the sample; asked to
+    write a file or a per-turn table, it would drop what was asked without a word.
+    """
+    if output not in (None, "-") or per_turn:
+        asked = "--per-turn" if per_turn else f"-o {output}"
+        raise OptionError(
+            f"nothing to label for {asked}: no INPUT and nothing on standard input (give a "
+            "file, or '-' to read standard input); without them, 'actparse label' shows "
+            "its bundled sample at a terminal"
+        )
 
 
 def check_per_turn(ctx: typer.Context, on_error: OnError, coarse: bool, jobs: int) -> None:

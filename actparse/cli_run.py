@@ -108,10 +108,10 @@ def silence_stdout() -> None:
 def stdin_is_data() -> bool:
     """Whether standard input holds dialogues to read, for ``label`` with no INPUT.
 
-    Yes for a pipe (``cat val.txt | actparse label``) and for a regular file with
-    something left to read (``actparse label < val.txt``); no for a terminal, ``/dev/null``
-    or another device, a socket, an empty file, or no standard input at all, where the
-    bundled sample is shown instead. Told from the kind of file, never by reading: a
+    Yes for a pipe (``cat val.txt | actparse label``) and for a regular file, even an
+    empty one (``actparse label < val.txt``); no for a terminal, ``/dev/null`` or another
+    device, a socket, or no standard input at all, where the bundled sample is shown
+    instead. Told from the kind of file, never by reading: a
     pipe may have nothing in it yet, and a shell with no input (CI's, ``cron``'s) must
     still see the sample. A stream with no file descriptor (a test's) is data unless it
     says it is a terminal.
@@ -131,7 +131,9 @@ def stdin_is_data() -> bool:
         if stat.S_ISFIFO(mode):
             return True
         if stat.S_ISREG(mode):
-            return os.lseek(fd, 0, os.SEEK_CUR) < os.fstat(fd).st_size
+            # A file given with '<' is the input, even an empty one: 0 dialogues, not
+            # the sample in place of the output the user redirected it to.
+            return True
     except OSError:
         return False
     return False

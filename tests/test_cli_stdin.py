@@ -73,8 +73,8 @@ def _closed(_tmp_path: Path) -> IO[Any]:
 STDIN_KINDS = [
     pytest.param(_pipe, True, id="pipe"),
     pytest.param(lambda tmp: _regular(tmp, b"{}\n"), True, id="regular-file"),
-    pytest.param(lambda tmp: _regular(tmp, b""), False, id="empty-file"),
-    pytest.param(lambda tmp: _regular(tmp, b"{}\n", read_first=True), False, id="file-read-out"),
+    pytest.param(lambda tmp: _regular(tmp, b""), True, id="empty-file"),
+    pytest.param(lambda tmp: _regular(tmp, b"{}\n", read_first=True), True, id="file-read-out"),
     pytest.param(_dev_null, False, id="dev-null"),
     pytest.param(_terminal, False, id="terminal"),
     pytest.param(_socket, False, id="socket"),
@@ -211,13 +211,29 @@ def test_the_readme_command_with_no_stdin_at_all_shows_the_sample(shell: dict[st
     _shows_the_sample(_run(_readme_label_command() + " <&-", shell, stdin=subprocess.DEVNULL))
 
 
-def test_the_readme_command_with_an_empty_file_shows_the_sample(
+def test_the_readme_command_with_an_empty_file_labels_nothing(
     shell: dict[str, str], tmp_path: Path
 ) -> None:
+    """An empty file given with '<' is the input: no dialogue, not the sample in its place."""
     empty = tmp_path / "empty.txt"
     empty.write_bytes(b"")
     with empty.open("rb") as stdin:
-        _shows_the_sample(_run(_readme_label_command(), shell, stdin=stdin))
+        done = _run(_readme_label_command(), shell, stdin=stdin)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "" and "labelled 0 dialogues to stdout" in done.stderr
+
+
+@pytest.mark.parametrize("asked", [["-o", "out.jsonl"], ["--per-turn"]], ids=["output", "per-turn"])
+def test_nothing_to_label_for_an_output_is_a_usage_error(
+    asked: list[str], shell: dict[str, str], tmp_path: Path
+) -> None:
+    """The sample is a table for a terminal: asked for a file or a table, no INPUT and
+    nothing on standard input is refused (exit 2), not the sample in the file's place."""
+    command = " ".join(["cd", str(tmp_path), "&&", "actparse", "label", *asked])
+    done = _run(command, shell, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2, done.stderr
+    assert "nothing to label" in done.stderr and done.stdout == ""
+    assert not (tmp_path / "out.jsonl").exists()
 
 
 def test_the_readme_command_at_a_terminal_shows_the_sample(shell: dict[str, str]) -> None:
