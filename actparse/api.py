@@ -73,34 +73,41 @@ def parse_dialogue(
     return pipeline(d.corpus, parser).parse(d)
 
 
-def label_record(record: Mapping[str, Any], parser: Parser | None = None) -> dict[str, Any]:
+def label_record(
+    record: Mapping[str, Any], parser: Parser | None = None, *, coarse: bool = False
+) -> dict[str, Any]:
     """A copy of a raw record with its acts filled in, in the record's own format.
 
     The copy shares nothing with ``record``: changing one never changes the other.
+    ``coarse``: with the coarse acts in a format that leaves them out (Craigslist: a
+    ``coarse`` list in its ``actparse`` field), as ``actparse label --coarse`` writes.
     """
     raw = _record(record)
     # Writers copy only the top level (enough for a file's records, read fresh), so the
     # caller's nested lists and objects are copied here.
     independent = Record(copy.deepcopy(raw.raw), raw.format, raw.source, raw.line)
-    out, _acts = label_raw(independent, parser)
+    out, _acts = label_raw(independent, parser, coarse=coarse)
     return out
 
 
-def label_raw(record: Record, parser: Parser | None = None) -> tuple[dict[str, Any], list[Act]]:
+def label_raw(
+    record: Record, parser: Parser | None = None, *, coarse: bool = False
+) -> tuple[dict[str, Any], list[Act]]:
     """The labelled copy of a record, every input field kept, and its acts."""
     dialogue = record.dialogue()
     acts = pipeline(dialogue.corpus, parser).parse(dialogue)
-    return write_record(record.raw, record.format, dialogue, acts), acts
+    return write_record(record.raw, record.format, dialogue, acts, coarse=coarse), acts
 
 
 def label_batch(
-    batch: Mapping[str, list[Any]], parser: Parser | None = None
+    batch: Mapping[str, list[Any]], parser: Parser | None = None, *, coarse: bool = False
 ) -> dict[str, list[Any]]:
     """Label a batch of columns: ``Dataset.map(label_batch, batched=True)``.
 
     For formats that keep their acts in one column (the Craigslist HF export's
     ``dialogue_acts``); returns only the columns labelling sets (for Craigslist
     ``dialogue_acts`` and actparse's own ``actparse``), and ``map`` keeps the others.
+    ``coarse`` as for :func:`label_record` (``fn_kwargs={"coarse": True}`` in ``map``).
     """
     size = _batch_size(batch, "label_batch")
     records = [
@@ -118,7 +125,7 @@ def label_batch(
     fields = layouts.pop() if layouts else ()
     out: dict[str, list[Any]] = {field: [] for field in fields}
     for record in records:
-        labelled, _acts = label_raw(record, parser)
+        labelled, _acts = label_raw(record, parser, coarse=coarse)
         for field in fields:
             out[field].append(labelled[field])
     return out
@@ -169,10 +176,15 @@ def label_records(
         yield record, dialogue, parser.parse(dialogue)
 
 
-def label_file(path: str | Path, fmt: str = "auto") -> Iterator[dict[str, Any]]:
-    """Labelled output records for every dialogue of a file, in input order."""
+def label_file(
+    path: str | Path, fmt: str = "auto", *, coarse: bool = False
+) -> Iterator[dict[str, Any]]:
+    """Labelled output records for every dialogue of a file, in input order.
+
+    ``coarse`` as for :func:`label_record`.
+    """
     for record, dialogue, acts in label_records(read_records(path, fmt)):
-        yield write_record(record.raw, record.format, dialogue, acts)
+        yield write_record(record.raw, record.format, dialogue, acts, coarse=coarse)
 
 
 def evaluate_path(

@@ -13,7 +13,7 @@ import pytest
 from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
-from actparse import label_file
+from actparse import label_batch, label_file, label_record
 from actparse.cli import app
 from actparse.io.records import read_records
 
@@ -64,11 +64,27 @@ def test_label_keeps_cocoas_keys(
         _check_cocoa(record, coarse)
 
 
-def test_library_output_keeps_cocoas_keys(fixtures: CorpusFixtures) -> None:
-    for record in label_file(fixtures / HF):
-        _check_hf(record, coarse=False)
-    for record in label_file(fixtures / COCOA):
-        _check_cocoa(record, coarse=False)
+@pytest.mark.parametrize("coarse", [False, True], ids=["plain", "coarse"])
+def test_library_output_keeps_cocoas_keys(fixtures: CorpusFixtures, coarse: bool) -> None:
+    for record in label_file(fixtures / HF, coarse=coarse):
+        _check_hf(record, coarse)
+    for record in label_file(fixtures / COCOA, coarse=coarse):
+        _check_cocoa(record, coarse)
+
+
+def test_the_library_calls_give_the_coarse_acts_the_command_line_does(
+    fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
+    out = tmp_path / "coarse.jsonl"
+    done = CliRunner().invoke(app, ["label", str(fixtures / HF), "--coarse", "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    raws = [r.raw for r in read_records(fixtures / HF)]
+    assert [label_record(raw, coarse=True) for raw in raws] == written
+    batch = {name: [raw[name] for raw in raws] for name in raws[0]}
+    columns = label_batch(batch, coarse=True)
+    assert columns["actparse"] == [record["actparse"] for record in written]
+    assert any(c for record in written for c in record["actparse"]["coarse"])
 
 
 @pytest.mark.parametrize(
