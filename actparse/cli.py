@@ -324,17 +324,19 @@ def report(
     fmt: FormatOpt = AUTO_FORMAT,
     lexicon: LexiconOpt = None,
     prices: PricesOpt = Prices.cocoa,
+    skip: SkipOpt = Skip.cocoa,
 ) -> None:
     """Write one self-contained HTML report of INPUTs, openable offline.
 
-    Write one self-contained HTML report of INPUTs, openable offline (actparse[report]):
-    per input its figures (those of `actparse eval` where it has a reference), charts of
-    the acts, and a dialogue browser with filters and search."""
+    Needs actparse[report]. Per input: its figures (those of `actparse eval` where it has
+    a reference), charts of the acts, and a dialogue browser with filters and search."""
     from actparse.html_report import write_report
 
     with run():
         try:
-            parsers = option_parsers(None, fmt.value, lexicon=lexicon, prices=prices)
+            parsers = option_parsers(
+                None, fmt.value, lexicon=lexicon, prices=prices, skip=skip.value
+            )
             size = write_report(inputs, output, fmt=fmt.value, parsers=parsers)
         except _RUN_ERRORS as exc:
             _fail(exc)

@@ -115,6 +115,20 @@ def test_skip_changes_nothing_for_other_corpora(fixtures: CorpusFixtures, name: 
     assert _label(str(fixtures / name), "--skip", "never") == _label(str(fixtures / name))
 
 
+def test_report_takes_skip(fixtures: CorpusFixtures, tmp_path: Path) -> None:
+    """The report labels as label and eval do: --skip never gives the skipped turns acts."""
+    pytest.importorskip("plotly", reason="the report needs the 'report' extra (plotly)")
+    shown = {}
+    for skip in ("cocoa", "never"):
+        out = tmp_path / f"{skip}.html"
+        done = runner.invoke(app, ["report", str(fixtures / HF), "--skip", skip, "-o", str(out)])
+        assert done.exit_code == 0, done.output
+        page = out.read_text(encoding="utf-8")
+        at = page.index("turns with an act</th><td>") + len("turns with an act</th><td>")
+        shown[skip] = int(page[at : page.index("<", at)].replace(",", ""))
+    assert shown["never"] > shown["cocoa"]
+
+
 def test_eval_takes_skip(fixtures: CorpusFixtures) -> None:
     def figures(*options: str) -> dict[str, float]:
         result = runner.invoke(app, ["eval", str(fixtures / HF), "--json", *options])
