@@ -232,7 +232,9 @@ def _say_labelled(summary: Summary, where: str) -> None:
     # Only Craigslist dialogues are ever skipped (Cocoa's rule): other corpora's runs
     # say nothing of it.
     skipped = f" ({summary.skipped} skipped by Cocoa's length rule)" if summary.skipped else ""
-    _say(f"labelled {_count(summary.records, 'dialogue')} to {where}{skipped}")
+    # With records kept unlabelled (--on-error keep), say how many of them were labelled.
+    done = f"{summary.records - summary.errors} of " if summary.errors else ""
+    _say(f"labelled {done}{_count(summary.records, 'dialogue')} to {where}{skipped}")
     if summary.errors:
         _say(
             f"{summary.errors} of {summary.records} records could not be labelled; "

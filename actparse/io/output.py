@@ -7,6 +7,7 @@ or standard output."""
 from __future__ import annotations
 
 import gzip
+import io
 import sys
 from collections.abc import Iterable
 from contextlib import AbstractContextManager, nullcontext
@@ -81,13 +82,18 @@ class open_output:
         self.path = Path(path)
         self.destination = Destination(path, inputs)
         self._fh: IO[str] | None = None
+        self._raw: IO[bytes] | None = None
 
     def __enter__(self) -> open_output:
         where = self.destination.write_path
         mode = "a" if self.destination.append else "w"
         try:
             if self.path.suffix == ".gz":
-                self._fh = gzip.open(where, "at" if mode == "a" else "wt", encoding="utf-8")
+                self._raw = open(where, mode + "b")
+                # The name gzip keeps in its header is the output's, not the temporary
+                # file's: 'gunzip -N' then restores labelled.jsonl.
+                packed = gzip.GzipFile(filename=self.path.name, mode=mode + "b", fileobj=self._raw)
+                self._fh = io.TextIOWrapper(packed, encoding="utf-8")
             else:
                 self._fh = open(where, mode, encoding="utf-8")
         except OSError as err:
@@ -110,6 +116,8 @@ class open_output:
         try:
             try:
                 self._fh.close()  # flushes: a full disk can fail here
+                if self._raw is not None:
+                    self._raw.close()
             except BrokenPipeError:
                 raise
             except OSError as err:

@@ -312,3 +312,18 @@ def test_the_progress_count_never_fails_a_run(
     damaged = tmp_path / name
     damaged.write_bytes(damage(source.read_bytes()))
     assert count_records(damaged) is None
+
+
+def test_a_gz_output_keeps_its_own_name_in_the_gzip_header(
+    fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
+    """The output is written to a temporary name and renamed; gzip's header names the
+    output ('gunzip -N' restores labelled.jsonl), not the temporary file."""
+    out = tmp_path / "labelled.jsonl.gz"
+    done = CliRunner().invoke(app, ["label", str(fixtures / "casino_20.json"), "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    header = out.read_bytes()[:64]
+    assert header[3] & 0x08  # FNAME is set
+    name = header[10 : header.index(b"\0", 10)]
+    assert name == b"labelled.jsonl"
+    assert len(gzip.decompress(out.read_bytes()).splitlines()) == 20
