@@ -221,8 +221,8 @@ class PriceLinker:
     ) -> None:
         """Load another lexicon.
 
-        See ``[initialize.components.actparse_price_linker]``; without ``lexicon_path`` the current
-        one stays."""
+        Configured under ``[initialize.components.actparse_price_linker]``; without ``lexicon_path``
+        the current one stays."""
         if lexicon_path is not None:
             self.lexicon = load_lexicon(lexicon_path)
 
@@ -276,8 +276,8 @@ class Tagger:
     ) -> None:
         """Load another rule file.
 
-        See ``[initialize.components.actparse_tagger]``; without ``rules_path`` the current rules
-        stay."""
+        Configured under ``[initialize.components.actparse_tagger]``; without ``rules_path`` the
+        current rules stay."""
         if rules_path is not None:
             self._set_rules(Path(rules_path).read_text(encoding="utf-8"), load_rules(rules_path))
 
