@@ -69,7 +69,7 @@ class InputData:
 class _Kept(Record):
     """A record that reads its dialogue once.
 
-    The evaluator and the report so see the same :class:`Dialogue` object (and the recorded acts can
+    So the evaluator and the report see the same :class:`Dialogue` object (and the recorded acts can
     be found by it)."""
 
     kept: list[Dialogue] = field(default_factory=list, compare=False, repr=False)

@@ -1,6 +1,6 @@
 """Where each field of a JSON object is in its text.
 
-A writer can so replace or add fields of a JSON line and keep every other character of it."""
+So a writer can replace or add fields of a JSON line and keep every other character of it."""
 
 from __future__ import annotations
 
