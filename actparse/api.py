@@ -56,8 +56,7 @@ def _record(raw: Any, source: str = "<record>", line: int = 1) -> Record:
 def parser_for(corpus: str) -> Parser:
     """The shipped parser of a corpus in its pipeline, built once per process.
 
-    The shipped parser of a corpus in its pipeline (its acts carry their coarse acts),
-    built once per process."""
+    Its acts carry their coarse acts."""
     return pipeline(corpus)
 
 
@@ -138,9 +137,9 @@ _ONE = {"label_batch": "label_record", "turns_batch": "iter_turn_rows([record])"
 def _batch_size(batch: Any, function: str) -> int:
     """The number of rows of a batch of columns, or an InputError naming what is wrong.
 
-    The number of rows of a batch of columns, or :class:`InputError` saying what is
-    wrong with its shape; ``function`` is the batch function called (``label_batch`` or
-    ``turns_batch``), which the message names so the user knows which call to fix."""
+    The error is an :class:`InputError` saying what is wrong with the batch's shape; ``function`` is
+    the batch function called (``label_batch`` or ``turns_batch``), which the message names so the
+    user knows which call to fix."""
     if not isinstance(batch, Mapping):
         raise InputError(
             f"{function} takes an object of columns (name: list of values), got {json_kind(batch)}"
@@ -252,9 +251,8 @@ def turns_batch(
 ) -> dict[str, list[Any]]:
     """Label a batch of columns of any corpus, for ``Dataset.map``.
 
-    Label a batch of columns of any corpus: ``Dataset.map(actparse.turns_batch,
-    batched=True, with_indices=True, features=...)``, with :func:`turn_features` (plus the
-    input's own) as the features.
+    Use it as ``Dataset.map(actparse.turns_batch, batched=True, with_indices=True, features=...)``,
+    with :func:`turn_features` (plus the input's own) as the features.
 
     Returns one column, ``turns``: for each input row, its per-turn rows (the columns of
     :func:`to_frame`), so every input row is labelled, both views of a Deal or No Deal
@@ -293,9 +291,8 @@ def turns_batch(
 def turn_features(base: Mapping[str, Any] | None = None, *, nested: bool = True) -> Any:
     """The ``datasets.Features`` of :func:`turns_batch`'s output.
 
-    The ``datasets.Features`` of :func:`turns_batch`'s output: ``base`` (the input
-    dataset's features, which ``map`` keeps) and the ``turns`` column; with
-    ``nested=False``, the features of one per-turn row. Needs datasets."""
+    They are ``base`` (the input dataset's features, which ``map`` keeps) and the ``turns`` column;
+    with ``nested=False``, the features of one per-turn row. Needs datasets."""
     import datasets
 
     row = {c.name: c.kind.feature(datasets) for c in COLUMNS}

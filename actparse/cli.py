@@ -418,10 +418,9 @@ def train_prices(
 def main() -> None:
     """Console-script entry point; a bug exits with 2, not 1.
 
-    Console-script entry point (``python -m actparse`` too: the completion scripts
-    typer writes name the program, so it is ``actparse`` either way). A bug exits with 2,
-    not Python's 1, which says "below the floor" here: its traceback, and where to report
-    it (:func:`~actparse.cli_run.report_bug`)."""
+    ``python -m actparse`` uses it too: the completion scripts typer writes name the program, so it
+    is ``actparse`` either way. A bug exits with 2 rather than Python's 1, which says "below the
+    floor" here: its traceback, and where to report it (:func:`~actparse.cli_run.report_bug`)."""
     try:
         app(prog_name="actparse")
     except Exception as bug:

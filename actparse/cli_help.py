@@ -1,7 +1,6 @@
 """The help of every ``actparse`` command.
 
-The help of every ``actparse`` command: examples, the exit statuses, ``-h``, and
-plain placeholders.
+Examples, the exit statuses, ``-h``, and plain placeholders.
 
 :class:`Command` and :class:`Group` are the click classes the commands and the top level
 are made with. Typer's help writes ``<bool>`` beside every flag, ``<list[Path]>`` beside
@@ -69,8 +68,7 @@ def epilog(command: str | None = None) -> str:
 class _Argument(TyperArgument):
     """An argument whose type column names the element's type for a list.
 
-    An argument whose type column names the element's type for a list (``<file>``),
-    not ``<list[Path]>``."""
+    For a list of paths that is ``<file>``, not ``<list[Path]>``."""
 
     def display_type_rich(self, ctx: Any) -> str | None:
         shown = super().display_type_rich(ctx)
@@ -85,9 +83,9 @@ class _Argument(TyperArgument):
 def _plain(param: Any) -> Any:
     """A parameter as the help should show it.
 
-    A parameter as the help should show it: a flag with no ``<bool>``, an argument in
-    capitals (``INPUTS...`` for several). By typer's classes: newer typers bring their own
-    copy of click, whose classes are not the installed click's."""
+    A flag with no ``<bool>``, an argument in capitals (``INPUTS...`` for several). By typer's
+    classes: newer typers bring their own copy of click, whose classes are not the installed
+    click's."""
     if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
         param.metavar = ""  # typer shows the metavar, when set, instead of the type
     elif isinstance(param, TyperArgument) and param.metavar is None and param.name:

@@ -1,11 +1,10 @@
 """The options of the commands of :mod:`actparse.cli`, each declared once.
 
-The options of the commands of :mod:`actparse.cli`, each declared once: those they
-share (``--format``, ``--corpus``, ``--lexicon``, ``--prices``, ``--skip``, ``--rules``,
-``--strategies``, ``--acts``) and those of ``label`` and ``eval`` alone, so that each
-command's function is its steps, not its declarations. The choices of ``--format`` and
-``--corpus`` come from the registry, plug-ins included. :func:`check_per_turn` refuses the options
-``label --per-turn`` cannot honour.
+Those they share (``--format``, ``--corpus``, ``--lexicon``, ``--prices``, ``--skip``, ``--rules``,
+``--strategies``, ``--acts``) and those of ``label`` and ``eval`` alone, so that each command's
+function is its steps, not its declarations. The choices of ``--format`` and ``--corpus`` come from
+the registry, plug-ins included. :func:`check_per_turn` refuses the options ``label --per-turn``
+cannot honour.
 """
 
 from __future__ import annotations

@@ -24,39 +24,35 @@ __all__ = ["ActparseError", "InputError", "OptionError", "PluginError", "Registr
 class ActparseError(Exception):
     """The root of every error that is not a bug in actparse.
 
-    The root of every error that is the input's, a rule file's, the output's, an
-    option's or the environment's fault rather than a bug in actparse; the message says
-    what is wrong in words, naming the file and line where there is one."""
+    Errors that are the input's, a rule file's, the output's, an option's or the environment's
+    fault. The message says what is wrong in words, naming the file and line where there is one."""
 
 
 class InputError(ActparseError, ValueError):
     """Input that cannot be read.
 
-    Input that cannot be read: a file, a line or a record that is not what its format
-    needs (not JSON, a required field missing or of the wrong type). Raised by the
-    readers, :func:`actparse.read_records` and the labelling calls; the message names
-    the source, the line and the problem (the field, for a malformed record)."""
+    A file, a line or a record that is not what its format needs (not JSON, a required field missing
+    or of the wrong type). Raised by the readers, :func:`actparse.read_records` and the labelling
+    calls; the message names the source, the line and the problem (the field, for a malformed
+    record)."""
 
 
 class OptionError(ActparseError, ValueError):
     """An option's value is not one the call accepts, or options that cannot go together.
 
-    An option's value is not one the call accepts, or options that cannot be used
-    together (``--per-turn`` with ``--on-error keep``, ``skip="sometimes"``, one
-    cross-validation fold); the message names the option and what it accepts."""
+    For example ``--per-turn`` with ``--on-error keep``, ``skip="sometimes"``, or one
+    cross-validation fold. The message names the option and what it accepts."""
 
 
 class RegistryError(ActparseError, ValueError):
     """A corpus or format name that is not registered, or one already taken.
 
-    A corpus or format name that is not registered, or a corpus registered with a name
-    or a format name already taken (:mod:`actparse.registry`); the message lists the
-    known names or says which is taken."""
+    Taken means a corpus registered with a name or a format name already in use
+    (:mod:`actparse.registry`). The message lists the known names or says which is taken."""
 
 
 class PluginError(RegistryError, TypeError):
     """An ``actparse_corpora`` entry point whose object is not a Corpus.
 
-    An ``actparse_corpora`` entry point whose object is not a
-    :class:`~actparse.registry.Corpus` (nor a callable returning one): the plug-in
-    package is broken, and the message names its entry point."""
+    The object is neither a :class:`~actparse.registry.Corpus` nor a callable returning one: the
+    plug-in package is broken, and the message names its entry point."""

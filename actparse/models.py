@@ -225,8 +225,8 @@ class Act(NamedTuple):
 def _readable(cls: type, fields: Mapping[str, str]) -> None:
     """Words for ``help()`` of a named tuple.
 
-    Words for ``help()`` of a named tuple: pydoc shows each field as "Alias for field
-    number N", and the signature with ``ForwardRef(...)`` (annotations are postponed)."""
+    pydoc shows each field as "Alias for field number N", and the signature with ``ForwardRef(...)``
+    (annotations are postponed)."""
     hints = get_type_hints(cls)
     cls.__annotations__ = hints
     cls.__new__.__annotations__ = hints

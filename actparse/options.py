@@ -1,9 +1,7 @@
 """Parsers built from a user's options, for the command line and any other caller.
 
-Parsers built from a user's options, for the command line and any other caller:
-another price lexicon or price mode (Craigslist), another tag-rule file, act file or
-strategy-rule file (the input's corpus). Each corpus' modules are imported only when an
-option needs them.
+Another price lexicon or price mode (Craigslist), another tag-rule file, act file or strategy-rule
+file (the input's corpus). Each corpus' modules are imported only when an option needs them.
 
 An act file (``--acts``) is a coarse act inventory like the shipped ``rules/acts.yaml``:
 the input corpus' coarse map (``coarse.yaml`` of its rule folder) is checked against it,
@@ -42,11 +40,10 @@ def option_parsers(
 ) -> dict[str, Parser]:
     """The parsers the options ask for instead of the shipped ones, by corpus.
 
-    The parsers the options ask for instead of the shipped ones, by corpus: the price
-    options and ``skip`` (whether Cocoa's length rule leaves dialogues unlabelled) for
-    Craigslist, the only corpus with a skip rule; ``rules``, ``acts`` and ``strategies``
-    (a strategy-rule file instead of ``rules/strategies.yaml``) for the corpus of
-    ``input`` (told by :func:`corpus_of`). Empty when every option is the default."""
+    For Craigslist, the only corpus with a skip rule: the price options and ``skip`` (whether
+    Cocoa's length rule leaves dialogues unlabelled). For the corpus of ``input`` (told by
+    :func:`corpus_of`): ``rules``, ``acts`` and ``strategies`` (a strategy-rule file instead of
+    ``rules/strategies.yaml``). Empty when every option is the default."""
     craigslist_options = lexicon is not None or prices != "cocoa" or skip != "cocoa"
     if not craigslist_options and rules is acts is strategies is None:
         return {}

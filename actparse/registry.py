@@ -82,8 +82,8 @@ PLUGIN_ORDER = 1000
 class NotInstalled(RegistryError):
     """No corpus is registered under the entry points.
 
-    No corpus is registered under the entry points: actparse runs from a source tree
-    that was never installed (entry points come from an installed distribution)."""
+    actparse runs from a source tree that was never installed (entry points come from an installed
+    distribution)."""
 
 
 class AmbiguousFormat(RegistryError):
@@ -341,8 +341,7 @@ def corpus_of_format(name: str) -> Corpus:
 def claimants(raw: Any) -> tuple[str, ...]:
     """Every format whose detection claims a raw record, less the overruled ones.
 
-    Every format whose detection claims a raw record, less those a narrower claimant
-    declares itself more specific than."""
+    A claimant is overruled when a narrower claimant declares itself more specific than it."""
     if not isinstance(raw, Mapping):
         return ()
     _load()
@@ -388,8 +387,7 @@ class Handlers(NamedTuple):
 def handlers(fmt: str) -> Handlers:
     """The imported reader and writer of a format and its corpus.
 
-    The imported reader and writer of a format and its corpus (looked up once: this is
-    per-record work)."""
+    They are looked up once: this is per-record work."""
     spec = format_spec(fmt)
     corpus = _formats()[fmt][1].name
     writer = resolve(spec.writer)
@@ -402,8 +400,7 @@ def handlers(fmt: str) -> Handlers:
 def shipped_parser(name: str) -> Parser:
     """The shipped parser of a corpus, built once per process.
 
-    The shipped parser of a corpus, built once per process (its modules are imported
-    now, not before)."""
+    Its modules are imported now, not before."""
     build: Callable[[], Parser] = resolve(get(name).parser)
     return build()
 
@@ -411,6 +408,5 @@ def shipped_parser(name: str) -> Parser:
 def default_format() -> str:
     """The format an empty file, or one whose first line is broken, is read as.
 
-    The format an empty file, or one whose first line is broken, is read as: the first
-    format of the first corpus."""
+    It is the first format of the first corpus."""
     return corpora()[0].formats[0].name

@@ -68,8 +68,8 @@ class MissTurn:
 class Miss:
     """A dialogue we got wrong.
 
-    A dialogue we got wrong: where it is, what went wrong in one line, the turns that
-    disagree, and optionally the dialogue itself as lines to read them in."""
+    It holds where the dialogue is, what went wrong in one line, the turns that disagree, and
+    optionally the dialogue itself as lines to read them in."""
 
     where: str
     summary: str
@@ -101,8 +101,7 @@ class Table:
 def format_figure(key: str, value: Any) -> str:
     """A figure as people read it.
 
-    A figure as people read it: shares as percentages, rates (``*_per_*``) plainly,
-    mappings as ``key value`` pairs."""
+    Shares as percentages, rates (``*_per_*``) plainly, mappings as ``key value`` pairs."""
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, float):
@@ -133,8 +132,7 @@ class Report(ABC):
     def figures(self) -> dict[str, Any]:
         """What ``--json`` prints under ``figures``.
 
-        What ``--json`` prints under ``figures``: :meth:`summary`, plus any breakdowns
-        a corpus adds."""
+        :meth:`summary`, plus any breakdowns a corpus adds."""
         return self.summary()
 
     def scored_items(self) -> int | None:
@@ -146,8 +144,8 @@ class Report(ABC):
     def agent_names(self) -> tuple[str, str] | None:
         """How the misses name agents 0 and 1.
 
-        How the misses name agents 0 and 1 ("YOU", "THEM"), so that other views of the
-        same dialogues can name them alike (``None``: by role, or as agent 0 and 1)."""
+        As "YOU" and "THEM", so that other views of the same dialogues can name them alike
+        (``None``: by role, or as agent 0 and 1)."""
         return None
 
     def headline_value(self) -> float:
@@ -165,8 +163,8 @@ class Report(ABC):
     def tables(self) -> list[Table]:
         """The figures as tables.
 
-        The figures as tables: the single figures in one, each breakdown (a mapping of
-        counts or shares) in a table of its own."""
+        The single figures in one table, each breakdown (a mapping of counts or shares) in a table
+        of its own."""
         figures = self.figures()
         single = tuple(
             (key, format_figure(key, value))
@@ -200,9 +198,8 @@ class Report(ABC):
 def located(items: Iterable[Record | Dialogue]) -> Iterator[tuple[str, Dialogue]]:
     """``(where, dialogue)`` for each input of an evaluator.
 
-    ``(where, dialogue)`` for each input of an evaluator: a :class:`Record` is named by
-    its ``file:line`` (and its corpus id, when it has one), a bare :class:`Dialogue` by its
-    id or its position from 1."""
+    A :class:`Record` is named by its ``file:line`` (and its corpus id, when it has one), a bare
+    :class:`Dialogue` by its id or its position from 1."""
     for number, item in enumerate(items, start=1):
         if isinstance(item, Record):
             dialogue = item.dialogue()
@@ -222,8 +219,7 @@ def evaluate_records(
 ) -> Report:
     """Compare our acts with the reference the records carry.
 
-    Compare our acts with the reference the records carry, with their corpus' evaluator
-    (``actparse eval``, and the HTML report, go through here).
+    Uses their corpus' evaluator; ``actparse eval`` and the HTML report go through here.
 
     ``source`` names the input in errors; ``corpus="auto"`` takes the corpus of the
     first record; ``parsers`` overrides the shipped parser of a corpus. An input with

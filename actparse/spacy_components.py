@@ -1,7 +1,6 @@
 """actparse inside a spaCy pipeline.
 
-actparse inside a spaCy pipeline: Cocoa's tokenizer, two rule components, and the
-acts of a whole dialogue of ``Doc``\\ s.
+Cocoa's tokenizer, two rule components, and the acts of a whole dialogue of ``Doc``\\ s.
 
 The components wrap the same functions the batch labeller calls, so a ``Doc`` and the
 fast path always agree. ``doc.text`` is the text as given; each token's ``norm_`` is
@@ -142,8 +141,7 @@ class CocoaTokenizer:
 def _gap(text: str, words: list[str], norms: list[str]) -> None:
     """Words for the text between two tokens.
 
-    Words for the text between two tokens: whitespace runs, and the characters Cocoa
-    read as spaces (norm ``" "``)."""
+    Whitespace runs, and the characters Cocoa read as spaces (norm ``" "``)."""
     run = ""
     for c in text:
         if run and run[-1].isspace() != c.isspace():
@@ -159,8 +157,7 @@ def _gap(text: str, words: list[str], norms: list[str]) -> None:
 def _doc(vocab: Vocab, words: list[str], norms: list[str]) -> tuple[Doc, list[str]]:
     """A ``Doc`` whose text is ``"".join(words)``, and the norms of its tokens.
 
-    A ``Doc`` whose text is ``"".join(words)``, and the norms of its tokens: a single
-    space after a word becomes its trailing space, other whitespace stays a token, as
+    A single space after a word becomes its trailing space, other whitespace stays a token, as
     spaCy's tokenizer does."""
     out: list[str] = []
     kept: list[str] = []
@@ -206,10 +203,9 @@ def _price_spans(doc: Doc, mentions: Iterable[PriceMention], text: str) -> list[
 class PriceLinker:
     """Marks prices with the price-context lexicon in ``doc.spans["prices"]``.
 
-    Marks prices with the price-context lexicon in ``doc.spans["prices"]`` (each
-    span's value in ``span._.price``, its type in ``span.label_``); ``doc._.prices``
-    gives them as :class:`~actparse.models.PriceMention`. The listing checks apply when
-    ``doc._.listing`` is set. The lexicon is saved with the pipeline."""
+    Each span's value is in ``span._.price``, its type in ``span.label_``; ``doc._.prices`` gives
+    them as :class:`~actparse.models.PriceMention`. The listing checks apply when ``doc._.listing``
+    is set. The lexicon is saved with the pipeline."""
 
     def __init__(self, nlp: Language, name: str = "actparse_price_linker") -> None:
         register_extensions()
@@ -225,8 +221,8 @@ class PriceLinker:
     ) -> None:
         """Load another lexicon.
 
-        Load another lexicon (``[initialize.components.actparse_price_linker]``);
-        without ``lexicon_path`` the current one stays."""
+        Configured under ``[initialize.components.actparse_price_linker]``; without ``lexicon_path``
+        the current one stays."""
         if lexicon_path is not None:
             self.lexicon = load_lexicon(lexicon_path)
 
@@ -280,8 +276,8 @@ class Tagger:
     ) -> None:
         """Load another rule file.
 
-        Load another rule file (``[initialize.components.actparse_tagger]``); without
-        ``rules_path`` the current rules stay."""
+        Configured under ``[initialize.components.actparse_tagger]``; without ``rules_path`` the
+        current rules stay."""
         if rules_path is not None:
             self._set_rules(Path(rules_path).read_text(encoding="utf-8"), load_rules(rules_path))
 
@@ -370,10 +366,9 @@ def parse_docs(
 ) -> list[Doc]:
     """The ``Doc`` of each turn of a dialogue, with its act.
 
-    The ``Doc`` of each turn of a dialogue, with its act: ``doc._.intent`` (the
-    corpus' native intent), ``doc._.coarse`` (the shared coarse act), ``doc._.act`` (the
-    act with its arguments, as the label output writes it), ``doc._.tags`` and, for
-    Craigslist, ``doc.spans["prices"]`` typed against the dialogue state.
+    The act is in ``doc._.intent`` (the corpus' native intent), ``doc._.coarse`` (the shared coarse
+    act), ``doc._.act`` (the act with its arguments, as the label output writes it), ``doc._.tags``
+    and, for Craigslist, ``doc.spans["prices"]`` typed against the dialogue state.
 
     ``dialogue`` is a :class:`~actparse.models.Dialogue` or a raw record of any
     supported corpus (every turn becomes ``nlp(turn.text)``), or the turns themselves,
@@ -425,8 +420,7 @@ def _skip_of(nlp: Language) -> str:
 def _parser(corpus: str, skip: str) -> registry.Parser:
     """The shipped parser of a corpus, or one that labels every dialogue.
 
-    The shipped parser of a corpus, or for Craigslist (the one corpus with a skip
-    rule) and ``skip="never"`` one that labels every dialogue."""
+    The latter is for Craigslist (the one corpus with a skip rule) with ``skip="never"``."""
     if skip == SKIP_MODES[0] or corpus != CORPUS:
         return pipeline(corpus)
     return _craigslist_parser(skip)

@@ -79,8 +79,7 @@ class CoarseMap:
     def check_covers(self, intents: Collection[str]) -> None:
         """A :class:`RuleError` naming the file if any of ``intents`` is unmapped.
 
-        A :class:`RuleError` naming the file if any of ``intents`` (what a parser can
-        give) is unmapped."""
+        ``intents`` are what a parser can give."""
         missing = [i for i in intents if i not in self.acts]
         if missing:
             raise RuleError(

@@ -108,8 +108,8 @@ class DecisionList(Generic[V]):
 def _strings(code: CodeType | None) -> Iterator[str]:
     """The string constants of a condition's code.
 
-    The string constants of a condition's code (in tuples and nested functions too):
-    the tag names it asks for, ``m.has("need")``, ``"question" in m.tags``."""
+    Constants in tuples and nested functions count too: the tag names it asks for,
+    ``m.has("need")``, ``"question" in m.tags``."""
     if code is None:  # not a Python function (a built-in): it names no tag
         return
     stack: list[Any] = list(code.co_consts)

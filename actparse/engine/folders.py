@@ -1,7 +1,7 @@
 """A corpus' rule folder, as its registry entry names it, and the tag rules in it.
 
-A corpus' rule folder, as its registry entry names it (``Corpus.rules``), and the tag
-rules in it: how a parser finds its files without naming where they live."""
+The folder is named by ``Corpus.rules``: this is how a parser finds its files without naming where
+they live."""
 
 from __future__ import annotations
 
@@ -34,8 +34,7 @@ def source_of(corpus: str, name: str) -> str:
 def corpus_tag_rules(corpus: str) -> RuleSet:
     """The tag rules of a corpus, ``tags.yaml`` of its rule folder, loaded once.
 
-    The tag rules of a corpus, ``tags.yaml`` of its rule folder, loaded once (a
-    :class:`RuleError` if it names no folder)."""
+    A :class:`RuleError` if the corpus names no folder."""
     spec = registry.get(corpus).rules
     if not spec:
         raise RuleError(f"the {corpus} corpus names no rule folder (Corpus.rules): no tag rules")

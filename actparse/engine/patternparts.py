@@ -67,11 +67,10 @@ class OrderedSearch:
 def ordered_search(pattern: str, flags: int) -> OrderedSearch | None:
     """``pattern`` as an :class:`OrderedSearch`, or ``None`` when it is not one.
 
-    ``pattern`` as an :class:`OrderedSearch`, or ``None`` when it is not one: it must
-    start with ``^`` and one or more atomic groups that each start with ``.*?``, refer to
-    no group of its own (a part searched alone would not see it), and have no bar at the
-    top of a part or of the whole (``(?>.*?a|b)``: the ``.*?`` is the first
-    alternative's only, so ``b`` must match where the part starts, not anywhere after)."""
+    To be one, it must start with ``^`` and one or more atomic groups that each start with ``.*?``,
+    refer to no group of its own (a part searched alone would not see it), and have no bar at the
+    top of a part or of the whole (``(?>.*?a|b)``: the ``.*?`` is the first alternative's only, so
+    ``b`` must match where the part starts, not anywhere after)."""
     if not pattern.startswith("^" + _OPEN) or not _plain_syntax(pattern):
         return None
     parts: list[str] = []
@@ -94,9 +93,9 @@ def ordered_search(pattern: str, flags: int) -> OrderedSearch | None:
 def top_alternatives(pattern: str) -> list[str]:
     """The alternatives of ``pattern`` at its top level.
 
-    The alternatives of ``pattern`` at its top level (``a|(b|c)`` gives ``a`` and
-    ``(b|c)``), or ``[pattern]`` when it has one, or when its parts cannot be searched
-    apart: a reference to a group, a global inline flag, a pattern ``re`` cannot read."""
+    ``a|(b|c)`` gives ``a`` and ``(b|c)``. It is ``[pattern]`` when the pattern has one, or when its
+    parts cannot be searched apart: a reference to a group, a global inline flag, a pattern ``re``
+    cannot read."""
     cuts = [k for k, char, depth in _structure(pattern, 0) if char == "|" and depth == 0]
     if not cuts or _refers(pattern) or not _plain_syntax(pattern) or pattern_tree(pattern) is None:
         return [pattern]
@@ -136,9 +135,8 @@ def _group_end(pattern: str, start: int) -> int | None:
 def _structure(pattern: str, start: int) -> Iterator[tuple[int, str, int]]:
     """The parentheses and bars of ``pattern`` from ``start`` that are its syntax.
 
-    The parentheses and bars of ``pattern`` from ``start`` that are its syntax (not
-    escaped, not in a character class), each with its index and the depth of groups
-    around it (after a ``)`` closes)."""
+    Syntax means not escaped and not in a character class. Each comes with its index and the depth
+    of groups around it (after a ``)`` closes)."""
     depth = 0
     k = start
     in_class = False
@@ -168,6 +166,6 @@ def _structure(pattern: str, start: int) -> Iterator[tuple[int, str, int]]:
 def _refers(part: str) -> bool:
     """Whether ``part`` may refer to a group by number or name.
 
-    Whether ``part`` may refer to a group by number or name (``\\1``, ``(?P=x)``,
-    ``(?(1)...)``, ``(?1)``): such a part cannot be searched apart from the others."""
+    For example ``\\1``, ``(?P=x)``, ``(?(1)...)``, ``(?1)``: such a part cannot be searched apart
+    from the others."""
     return bool(regex.search(r"\\[1-9g]|\(\?P=|\(\?\(|\(\?[0-9R&+-]", part))

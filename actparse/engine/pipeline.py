@@ -24,8 +24,7 @@ __all__ = ["BatchPipeline", "Pipeline", "pipeline", "pipelines"]
 class Pipeline:
     """A corpus parser and the corpus' coarse map.
 
-    A corpus parser and the corpus' coarse map: :meth:`parse` gives the parser's acts
-    with their coarse acts set.
+    :meth:`parse` gives the parser's acts with their coarse acts set.
 
     Any other attribute is the parser's own (``prepare``, MutualFriends' ``analyse``).
     A corpus without a coarse map (a plug-in with no ``coarse.yaml``) keeps the coarse
@@ -49,8 +48,7 @@ class Pipeline:
     def act_space(self) -> ActSpace:
         """The inventory the coarse map was checked against.
 
-        The inventory the coarse map was checked against (a wrapper of this pipeline
-        wrapped again keeps it)."""
+        A wrapper of this pipeline wrapped again keeps it."""
         return self.space
 
     def parse(self, dialogue: Dialogue) -> list[Act]:
@@ -60,8 +58,7 @@ class Pipeline:
     def coarse_acts(self, acts: Sequence[Act]) -> list[Act]:
         """``acts`` with their coarse acts set from the corpus' map.
 
-        ``acts`` with their coarse acts set from the corpus' map (``None`` for a turn
-        with no intent)."""
+        A turn with no intent gets ``None``."""
         found = self.coarse_map
         if found is None:
             return list(acts)

@@ -52,9 +52,8 @@ T = TypeVar("T")
 class RuleError(ActparseError, ValueError):
     """A rule file, a lexicon or another declarative file actparse loads is malformed.
 
-    A rule file, a lexicon or another declarative file actparse loads (shipped, or
-    given with ``--rules``, ``--lexicon``, ``--strategies``, ``--acts``) is malformed;
-    the message names the file and the line."""
+    The file is shipped, or given with ``--rules``, ``--lexicon``, ``--strategies``, ``--acts``; the
+    message names the file and the line."""
 
 
 def rules_dir() -> Traversable:
@@ -172,8 +171,7 @@ def read_text(path: str | Path | Traversable) -> str:
 def read_document(path: str | Path | Traversable) -> Any:
     """Read and parse a rule file: JSON or YAML by its name.
 
-    Read and parse a rule file: JSON when its name ends in ``.json``, else YAML with
-    line numbers (see :func:`parse_yaml`)."""
+    JSON when its name ends in ``.json``, else YAML with line numbers (see :func:`parse_yaml`)."""
     text = read_text(path)
     if str(path).endswith(".json"):
         return parse_json(text, _display(path))
@@ -227,8 +225,8 @@ def check_keys(
 ) -> dict[str, Any]:
     """``record`` if it is a mapping with the keys allowed and required.
 
-    ``record`` if it is a mapping with only ``allowed`` keys and every ``required``
-    one; otherwise a :class:`RuleError` at ``at`` naming ``what`` and the keys."""
+    Only ``allowed`` keys and every ``required`` one; otherwise a :class:`RuleError` at ``at``
+    naming ``what`` and the keys."""
     if not isinstance(record, dict):
         raise RuleError(f"{at}: {what} must be a mapping, got {record!r}")
     extra = set(record) - set(allowed) - {LINE}

@@ -1,7 +1,6 @@
 """NLTK 3.2.4's untrained Punkt sentence splitter, without NLTK.
 
-NLTK 3.2.4's untrained Punkt sentence splitter, as ``nltk.word_tokenize`` ran it for
-Cocoa (step 4a of :mod:`actparse.engine.tokenizer`), without NLTK.
+It is run as ``nltk.word_tokenize`` ran it for Cocoa (step 4a of :mod:`actparse.engine.tokenizer`).
 
 An untrained ``PunktSentenceTokenizer()`` has no abbreviations, collocations, sentence
 starters or orthographic statistics, which removes most of Punkt's machinery. The

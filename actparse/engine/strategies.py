@@ -94,9 +94,9 @@ _CACHED_LENGTH = 200
 def view(text: str) -> str:
     """A message as the rules see it.
 
-    A message as the rules see it: lowercased, typographic apostrophes made plain, and
-    a space in front, so that a phrase value written with a leading space (" good luck")
-    matches at a word start anywhere, the first word too."""
+    Lowercased, typographic apostrophes made plain, and a space in front, so that a phrase value
+    written with a leading space (" good luck") matches at a word start anywhere, the first word
+    too."""
     norm = text.lower()
     if not norm.isascii():
         norm = norm.translate(_APOSTROPHES)
@@ -115,17 +115,16 @@ _Folders = tuple[tuple[str, str], ...]
 def _rule_folders() -> _Folders:
     """The rule folders of the registered corpora that name one, by corpus name.
 
-    The rule folders of the registered corpora that name one, by corpus name: what
-    the item words and so the shipped rules and taggers are built from (and cached by)."""
+    The item words, and so the shipped rules and taggers, are built from these (and cached by
+    them)."""
     return tuple(sorted((c.name, c.rules) for c in registry.corpora() if c.rules))
 
 
 def corpus_classes() -> dict[str, tuple[str, ...]]:
     """The words the registered corpora add to the strategy rules' word classes.
 
-    The words the registered corpora add to the strategy rules' word classes (their
-    items), each from ``strategies.yaml`` in its rule folder (``Corpus.rules``), corpora
-    in the order of their names (for the built-in ones: casino, craigslist, dealornodeal,
+    The words are their items, each from ``strategies.yaml`` in its rule folder (``Corpus.rules``),
+    corpora in the order of their names (for the built-in ones: casino, craigslist, dealornodeal,
     mutualfriends; craigslist and mutualfriends have no such file).
 
     Every corpus' words go to every corpus' tagger, a plug-in's as a built-in's: the
@@ -209,8 +208,8 @@ def load_strategy_rules(path: str | Path | Traversable | None = None) -> RuleSet
 class StrategyTagger:
     """Tags a message with its strategy labels.
 
-    Tags a message with its strategy labels (a tuple in :data:`LABELS` order): those
-    of the rules and, with a ``lexicon``, those it gives too."""
+    The labels come as a tuple in :data:`LABELS` order: those of the rules and, with a ``lexicon``,
+    those it gives too."""
 
     def __init__(
         self, rules: RuleSet | None = None, *, lexicon: StrategyLexicon | None = None
@@ -268,17 +267,15 @@ _default: dict[tuple[tuple[str, ...], _Folders], StrategyTagger] = {}
 def shipped_lexicon(path: tuple[str, ...]) -> StrategyLexicon | None:
     """A shipped lexicon by the parts of its path under ``rules/``, read once per process.
 
-    A shipped lexicon by the parts of its path under ``rules/`` (``("casino",
-    "strategy_lexicon.json")``), read once per process; ``None`` for ``()``."""
+    For example ``("casino", "strategy_lexicon.json")``; ``None`` for ``()``."""
     return load_strategy_lexicon(shipped(*path)) if path else None
 
 
 def default_tagger(lexicon: tuple[str, ...] = ()) -> StrategyTagger:
     """The tagger of the shipped rules, built once per process and set of rule folders.
 
-    The tagger of the shipped rules, built once per process and set of registered
-    rule folders (registering a corpus gives a new one, with its item words:
-    :func:`corpus_classes`); with ``lexicon``, the path of a shipped lexicon
+    The rule folders are the registered ones: registering a corpus gives a new tagger, with its item
+    words (:func:`corpus_classes`). With ``lexicon``, the path of a shipped lexicon
     (:func:`shipped_lexicon`), the rules and that lexicon."""
     key = (lexicon, _rule_folders())
     tagger = _default.get(key)

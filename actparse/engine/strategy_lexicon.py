@@ -103,8 +103,7 @@ class StrategyLexicon:
     def labels_of(self, text: str) -> tuple[str, ...]:
         """The labels whose decision is not negative for ``text``, in the file's order.
 
-        The labels whose decision is not negative for ``text`` (a probability of at
-        least one half), in the file's order."""
+        Not negative means a probability of at least one half."""
         lowered = text.lower()
         tokens = self._ascii_tokens if lowered.isascii() else self._tokens
         words = tokens.findall(lowered)

@@ -1,7 +1,6 @@
 """One tag's rules compiled into as few checks as possible.
 
-One tag's rules compiled into as few checks as possible, for the rule set
-(:class:`~actparse.engine.tags.RuleSet`).
+For the rule set (:class:`~actparse.engine.tags.RuleSet`).
 
 Literal alternations become substring tests, patterns with words they cannot match
 without are filed in the rule set's index (:class:`~actparse.engine.prefilter.NeedIndex`)
@@ -29,8 +28,8 @@ BASE_FLAGS = regex.VERSION0 | regex.ASCII
 class Rule(Protocol):
     """What a matcher reads of a rule.
 
-    What a matcher reads of a rule (:class:`~actparse.engine.tags.Rule` has it): said
-    here, so that this module needs nothing of :mod:`~actparse.engine.tags`, its user."""
+    :class:`~actparse.engine.tags.Rule` has it. It is said here so that this module needs nothing of
+    :mod:`~actparse.engine.tags`, its user."""
 
     @property
     def match(self) -> str: ...
@@ -112,9 +111,9 @@ def literal_alternatives(pattern: str, *, words: bool = False) -> tuple[str, ...
 def _refers_to_groups(pattern: str) -> bool:
     """Whether ``pattern`` refers to its groups, or may.
 
-    Whether ``pattern`` refers to its groups (``\\1``, ``(?P=name)``, ``(?(1)...)``), or
-    may (``re`` cannot read it): in an alternation with other patterns its numbers would
-    name their groups, so it is searched on its own."""
+    It refers to them with ``\\1``, ``(?P=name)`` or ``(?(1)...)``, and may when ``re`` cannot read
+    it. In an alternation with other patterns its numbers would name their groups, so it is searched
+    on its own."""
     parsed = pattern_tree(pattern)
     if parsed is None:  # regex-only syntax such as (?1) recursion: assume it does
         return True
@@ -160,12 +159,10 @@ _MAX_SPANNING = 4
 def _word_entries(words: Sequence[str], ignore_case: bool, flags: int) -> list[_Guarded]:
     """A pattern that is strings between word boundaries, as guarded patterns.
 
-    A pattern that is strings between word boundaries (``\\b(fair|even)\\b``), as
-    guarded patterns: the strings without whitespace as one, exact (the index finds one
-    standing between boundaries exactly where the pattern matches), and the strings
-    that span chunks (``\\b(you too)\\b``) as another, searched where their needs hold.
-    A search for an alternation matches where one of its parts does, so the two are the
-    pattern."""
+    For example ``\\b(fair|even)\\b``. The strings without whitespace become one guarded pattern,
+    exact (the index finds one standing between boundaries exactly where the pattern matches), and
+    the strings that span chunks (``\\b(you too)\\b``) another, searched where their needs hold. A
+    search for an alternation matches where one of its parts does, so the two are the pattern."""
     out: list[_Guarded] = []
     for exact in (True, False):
         part = [w for w in words if (w.split() == [w]) == exact]
@@ -185,8 +182,7 @@ def _word_entries(words: Sequence[str], ignore_case: bool, flags: int) -> list[_
 class TagMatcher:
     """All rules of one tag sorted into set lookups and as few text checks as possible.
 
-    All rules of one tag sorted into set lookups and as few text checks as possible,
-    for :class:`RuleSet` to index.
+    For :class:`RuleSet` to index.
 
     Matching a message against every rule one by one costs a regex call per value.
     Search patterns that are finite alternations of ASCII literals ("come down",

@@ -206,8 +206,8 @@ class RuleSet:
     def has(self, tag: str, tokens: Sequence[str], text: str) -> bool:
         """Whether ``tag`` holds for the message.
 
-        Whether ``tag`` holds for the message (:meth:`tags` of that one tag: asking for
-        several tags at once, :meth:`tags` looks the message up once)."""
+        It is :meth:`tags` of that one tag: asking for several tags at once, :meth:`tags` looks the
+        message up once."""
         return tag in self.by_tag and bool(self.tags((tag,), tokens, text))
 
     def tags(self, wanted: Sequence[str], tokens: Sequence[str], text: str) -> list[str]:
@@ -263,9 +263,8 @@ class RuleSet:
     ) -> None:
         """Add to ``found`` the tags of the candidate entries that match ``text``.
 
-        Add to ``found`` the tags of the candidate entries that match ``text``, lowest
-        entry first; once a tag holds, its other entries are not tried. ``every`` holds
-        all candidates of the text, the patterns of an ``unless`` too."""
+        Lowest entry first; once a tag holds, its other entries are not tried. ``every`` holds all
+        candidates of the text, the patterns of an ``unless`` too."""
         entries = self._entries
         proven = candidates & self._index.proven_mask  # type: ignore[union-attr]
         exact = candidates & self._exact
@@ -334,8 +333,8 @@ class RuleSet:
 def _word_classes(doc: dict[str, Any], source: str) -> dict[str, str]:
     """The file's ``classes`` (name -> words) as regex alternations.
 
-    The file's ``classes`` (name -> words) as regex alternations to put in for
-    ``{name}`` in a value: one place for a vocabulary many patterns share (item names)."""
+    Each is put in for ``{name}`` in a value: one place for a vocabulary many patterns share (item
+    names)."""
     raw = doc.get("classes", {})
     if not isinstance(raw, dict):
         raise RuleError(f"{source}:1: 'classes' must map names to lists of words")

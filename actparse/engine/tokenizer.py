@@ -274,8 +274,7 @@ _last_chunks = _ChunkTokens(last=True)
 def _treebank_tokenize(text: str) -> list[str]:
     """NLTK 3.2.4's Treebank tokenization of one sentence.
 
-    NLTK 3.2.4's Treebank tokenization of one sentence (:func:`_treebank_rules`),
-    chunk by chunk where that is the same (see above)."""
+    See :func:`_treebank_rules`; chunk by chunk where that is the same (see above)."""
     chunks = text.split(" ")
     if (
         len(chunks) < 2

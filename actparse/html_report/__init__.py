@@ -24,8 +24,8 @@ __all__ = ["InputData", "MissingExtra", "collect_input", "render_report", "write
 class MissingExtra(ActparseError, ImportError):
     """The ``report`` extra (plotly) is not installed.
 
-    The ``report`` extra (plotly) is not installed: raised by :func:`render_report` and
-    :func:`write_report` before any work, with the ``pip install`` that fixes it."""
+    Raised by :func:`render_report` and :func:`write_report` before any work, with the ``pip
+    install`` that fixes it."""
 
 
 def _require_plotly() -> None:
@@ -42,8 +42,8 @@ def render_report(
 ) -> str:
     """The report of ``inputs`` as one HTML document.
 
-    The report of ``inputs`` (files, or :class:`InputData` already collected) as one
-    HTML document; ``fmt`` and ``parsers`` are those of :func:`actparse.evaluate_path`."""
+    ``inputs`` are files, or :class:`InputData` already collected; ``fmt`` and ``parsers`` are those
+    of :func:`actparse.evaluate_path`."""
     _require_plotly()
     from actparse.html_report.page import render_page
 

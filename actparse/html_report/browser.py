@@ -1,8 +1,7 @@
 """The dialogue browser's data: every dialogue turn by turn, compact.
 
-The dialogue browser's data: every dialogue turn by turn, compact, for the page's
-script to render (a few thousand dialogues would make a heavy page as HTML elements;
-as data the script shows one page of them at a time).
+For the page's script to render: a few thousand dialogues would make a heavy page as HTML elements;
+as data the script shows one page of them at a time.
 
 Each turn carries the spans of its text to highlight: the prices the parser found, the
 knowledge-base values it linked, and the words naming the dialogue's items.
@@ -51,8 +50,8 @@ def _items(dialogue: Dialogue, act: Act) -> tuple[str, ...]:
 def highlights(turn: Turn, act: Act, items: Sequence[str] = ()) -> list[Span]:
     """The character spans of a message to mark.
 
-    The character spans of a message to mark: ``price`` (the prices the parser found),
-    ``entity`` (linked knowledge-base values) and ``item`` (words naming the items)."""
+    ``price`` (the prices the parser found), ``entity`` (linked knowledge-base values) and ``item``
+    (words naming the items)."""
     text = turn.text
     spans: list[Span] = []
     if act.mentions:
@@ -76,8 +75,7 @@ def highlights(turn: Turn, act: Act, items: Sequence[str] = ()) -> list[Span]:
 def _utf16_spans(text: str, spans: Sequence[Span]) -> list[list[Any]]:
     """``spans`` in UTF-16 code units, as the page's script slices a string.
 
-    ``spans`` in UTF-16 code units, as the page's script slices a string: a character
-    past U+FFFF (an emoji) is two of them there and one here."""
+    A character past U+FFFF (an emoji) is two of them there and one here."""
     if text.isascii() or all(ord(c) <= 0xFFFF for c in text):
         return [list(s) for s in spans]
     # Code units before each character, and one entry past the end.
@@ -125,12 +123,11 @@ def _turn(
 def browser_data(inputs: Sequence[InputData]) -> list[dict[str, Any]]:
     """One entry per dialogue of every input.
 
-    One entry per dialogue of every input: ``input`` (its index), ``record`` (its
-    ``file:line``), ``where`` (with its id), ``miss``
-    (the evaluator's one-line summary, ``None`` when it reported none) and ``turns``
-    (writer, text, intent, coarse act, arguments, our strategy labels, highlights in
-    UTF-16 code units as the script slices text, disagreement, and the strategy labels
-    the corpus' annotators gave, where it ships them)."""
+    ``input`` (its index), ``record`` (its ``file:line``), ``where`` (with its id), ``miss`` (the
+    evaluator's one-line summary, ``None`` when it reported none) and ``turns`` (writer, text,
+    intent, coarse act, arguments, our strategy labels, highlights in UTF-16 code units as the
+    script slices text, disagreement, and the strategy labels the corpus' annotators gave, where it
+    ships them)."""
     out = []
     for k, data in enumerate(inputs):
         names = data.report.agent_names() if data.report is not None else None

@@ -1,7 +1,7 @@
 """The report's charts, drawn by plotly.
 
-The report's charts, drawn by plotly: each a ``<div>`` whose script calls the plotly.js
-embedded once in the page (no chart is drawn by hand).
+Each a ``<div>`` whose script calls the plotly.js embedded once in the page (no chart is drawn by
+hand).
 
 Shares rather than counts go on the axes, so that corpora of different sizes compare;
 the counts are in the hover text.
@@ -194,10 +194,9 @@ def _strategy_chart(k: int, data: InputData, shares: Mapping[str, Mapping[str, f
 def charts(inputs: Sequence[InputData]) -> list[Chart]:
     """Every chart of the report.
 
-    Every chart of the report: the coarse-act distribution of all inputs side by side,
-    then per input the act-to-act transitions, the confusion of intents against the
-    reference (where the evaluator reports one) and the strategy labels against the acts
-    (where the evaluator reports them)."""
+    The coarse-act distribution of all inputs side by side, then per input the act-to-act
+    transitions, the confusion of intents against the reference (where the evaluator reports one)
+    and the strategy labels against the acts (where the evaluator reports them)."""
     out = [_distribution(inputs)]
     out += [_transition_chart(k, data) for k, data in enumerate(inputs)]
     for k, data in enumerate(inputs):

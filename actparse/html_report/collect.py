@@ -1,7 +1,7 @@
 """What the HTML report shows of one input.
 
-What the HTML report shows of one input: its dialogues with our acts and, when the
-input carries a reference, the corpus evaluator's :class:`~actparse.reports.Report`.
+Its dialogues with our acts and, when the input carries a reference, the corpus evaluator's
+:class:`~actparse.reports.Report`.
 
 Each dialogue is parsed once: the evaluator parses through a recording parser, and the
 acts it recorded are the ones the browser shows (a dialogue the evaluator did not parse
@@ -69,8 +69,8 @@ class InputData:
 class _Kept(Record):
     """A record that reads its dialogue once.
 
-    A record that reads its dialogue once, so that the evaluator and the report see the
-    same :class:`Dialogue` object (and the recorded acts can be found by it)."""
+    So the evaluator and the report see the same :class:`Dialogue` object (and the recorded acts can
+    be found by it)."""
 
     kept: list[Dialogue] = field(default_factory=list, compare=False, repr=False)
 

@@ -64,9 +64,8 @@ class RecordTimeout(BaseException):
 class RecordTimedOut(InputError):
     """A record took longer to label than :data:`RECORD_DEADLINE`.
 
-    A record took longer to label than :data:`RECORD_DEADLINE` (a hostile record),
-    with ``on_error="stop"``: what a :class:`RecordTimeout` becomes for the caller. An
-    :class:`~actparse.errors.InputError`, whose message names the file and the line."""
+    A hostile record, with ``on_error="stop"``: what a :class:`RecordTimeout` becomes for the
+    caller. An :class:`~actparse.errors.InputError`, whose message names the file and the line."""
 
 
 class Clock:
@@ -113,8 +112,8 @@ _UNARMED = Clock(armed=False)
 def clock(first_limit: float) -> Iterator[Clock]:
     """A clock for a batch.
 
-    A clock for a batch: the timer is armed on entry for ``first_limit`` seconds (the
-    shortest limit the batch will :meth:`~Clock.start`) and disarmed on exit."""
+    The timer is armed on entry for ``first_limit`` seconds (the shortest limit the batch will
+    :meth:`~Clock.start`) and disarmed on exit."""
     if (
         not hasattr(signal, "setitimer")
         or threading.current_thread() is not threading.main_thread()

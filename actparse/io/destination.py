@@ -27,8 +27,8 @@ __all__ = ["Destination", "OutputError"]
 class OutputError(ActparseError, ValueError):
     """An output the run will not write to, or could not write.
 
-    An output the run will not write to (a directory, the input itself, a pipe for
-    Parquet), or could not write (a full disk); the message names it."""
+    Not written to: a directory, the input itself, a pipe for Parquet. Could not write: a full disk.
+    The message names it."""
 
 
 class Destination:
@@ -114,9 +114,8 @@ _DESCRIPTOR = re.compile(r"/(?:dev|proc/[^/]+)/fd/\d+")
 def _names_a_descriptor(path: Path) -> bool:
     """Whether a path leads, through links, to an open file descriptor.
 
-    Whether a path leads, through links, to an open file descriptor (``/dev/stdout``
-    is ``/proc/self/fd/1``): that file was opened by the caller, perhaps to append, and
-    renaming a new file over it would throw away what it held."""
+    ``/dev/stdout`` is ``/proc/self/fd/1``. That file was opened by the caller, perhaps to append,
+    and renaming a new file over it would throw away what it held."""
     current = os.path.abspath(path)
     for _hop in range(40):  # the system's own limit on links in a row
         if _DESCRIPTOR.fullmatch(current):

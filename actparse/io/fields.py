@@ -1,8 +1,7 @@
 """Checks shared by the readers of every corpus.
 
-Checks shared by the readers of every corpus: a field of the right type, or an
-:class:`~actparse.errors.InputError` that names the field and what was found; and
-:func:`record_reader`, which makes sure a reader raises nothing else."""
+A field of the right type, or an :class:`~actparse.errors.InputError` that names the field and what
+was found; and :func:`record_reader`, which makes sure a reader raises nothing else."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The labelling process's memory.
 
-The labelling process's memory: how often Python collects garbage while a batch is
-labelled, and handing memory freed in the parent back to the system."""
+How often Python collects garbage while a batch is labelled, and handing memory freed in the parent
+back to the system."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ GC_THRESHOLD = 10_000
 def fewer_collections() -> Iterator[None]:
     """Raise the collector's first threshold to :data:`GC_THRESHOLD` for a while.
 
-    Raise the collector's first threshold to :data:`GC_THRESHOLD` (never lower it), and
-    put it back after, so the caller's process is left as it was between batches."""
+    It is never lowered, and is put back after, so the caller's process is left as it was between
+    batches."""
     old = gc.get_threshold()
     if old[0] < GC_THRESHOLD:
         gc.set_threshold(GC_THRESHOLD, *old[1:])

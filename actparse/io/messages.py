@@ -1,7 +1,6 @@
 """Errors in words.
 
-Errors in words: what reaches a user says what is wrong with the input, not what
-Python tripped over.
+What reaches a user says what is wrong with the input, not what Python tripped over.
 
 A reader that meets a record of the wrong shape (a list where an object should be, a
 list one entry short) fails inside Python with ``'list' object has no attribute 'get'``
@@ -104,8 +103,7 @@ def describe(err: BaseException) -> str:
 def os_reason(err: OSError) -> str:
     """What the system said, without Python's decoration.
 
-    What the system said, without Python's decoration: ``[Errno 28] No space left on
-    device: 'x'`` is ``no space left on device``."""
+    ``[Errno 28] No space left on device: 'x'`` is ``no space left on device``."""
     # The system's own words for the error number: pyarrow's strerror wraps them in
     # "Error writing bytes to file. Detail: [errno 28] ...".
     reason = os.strerror(err.errno) if err.errno else err.strerror or str(err)

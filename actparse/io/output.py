@@ -1,8 +1,7 @@
 """Where labelled records go.
 
-Where labelled records go: a file written under a temporary name and renamed when
-complete (JSON lines, ``.gz`` compressed, or Parquet), a FIFO or device written directly,
-or standard output."""
+A file written under a temporary name and renamed when complete (JSON lines, ``.gz`` compressed, or
+Parquet), a FIFO or device written directly, or standard output."""
 
 from __future__ import annotations
 
@@ -35,9 +34,8 @@ def open_sink(
 ) -> AbstractContextManager[Any]:
     """A writable text sink for output lines.
 
-    A writable text sink for output lines: standard output, a JSON lines file, or a
-    Parquet file (which keeps a Parquet ``source``'s schema unless ``keep_schema`` is
-    false, and with ``keep_errors`` has an ``actparse_error`` column)."""
+    Standard output, a JSON lines file, or a Parquet file (which keeps a Parquet ``source``'s schema
+    unless ``keep_schema`` is false, and with ``keep_errors`` has an ``actparse_error`` column)."""
     if to_stdout(output):
         return nullcontext(sys.stdout)
     assert output is not None
@@ -68,9 +66,8 @@ def count_records(path: str | Path) -> int | None:
 class open_output:
     """Write a text output file without ever destroying anything.
 
-    Write a text output file without ever destroying anything (see
-    :class:`~actparse.io.destination.Destination`): a regular file is written to a
-    temporary name and renamed into place when complete, a FIFO or device directly.
+    See :class:`~actparse.io.destination.Destination`. A regular file is written to a temporary name
+    and renamed into place when complete, a FIFO or device directly.
 
     An interrupted or failed run leaves no file that looks whole, and no temporary.
     ``.gz`` compresses. A write that fails (a full disk) raises :class:`OutputError`

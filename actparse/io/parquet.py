@@ -133,8 +133,8 @@ class ParquetSink:
     def _infer(self, rows: list[dict[str, Any]]) -> Any:
         """A schema from the labelled rows.
 
-        A schema from the labelled rows: every key any of them has, each column's type
-        inferred from all its values (a column no value fits is a string column)."""
+        Every key any of them has, each column's type inferred from all its values (a column no
+        value fits is a string column)."""
         pa = self.pa
         labelled = [row for row in rows if ERROR_COLUMNS[0] not in row]
         names = dict.fromkeys(key for row in labelled for key in row if key not in ERROR_COLUMNS)
@@ -151,8 +151,7 @@ class ParquetSink:
     def _no_nulls(self, kind: Any) -> Any:
         """``kind`` with Arrow's null type, wherever it stands, made a string.
 
-        ``kind`` with Arrow's null type, wherever it stands, made a string: a column or
-        a nested field no row of the batch filled (every turn's ``strategies`` empty)
+        A column or a nested field no row of the batch filled (every turn's ``strategies`` empty)
         would refuse every value a later batch has."""
         pa = self.pa
         if pa.types.is_null(kind):
@@ -169,10 +168,9 @@ class ParquetSink:
     def _with_new_columns(self, schema: Any, rows: list[dict[str, Any]]) -> Any:
         """The input's schema plus what labelling adds, typed from the rows.
 
-        The input's schema plus what labelling adds, typed from the rows: new columns
-        (an ``acts`` list, an ``actparse`` object) and new fields of a struct column,
-        the input's own fields and types kept as they were, so a labelled Parquet file
-        loses none of it."""
+        New columns (an ``acts`` list, an ``actparse`` object) and new fields of a struct column,
+        the input's own fields and types kept as they were, so a labelled Parquet file loses none of
+        it."""
         pa = self.pa
         labelled = [row for row in rows if ERROR_COLUMNS[0] not in row]
         if not labelled:
@@ -228,8 +226,7 @@ class ParquetSink:
     def _fit(self, row: dict[str, Any], number: int) -> dict[str, Any]:
         """The row if it fits the schema; else, keeping errors, an error row.
 
-        The row if it fits the schema; else, keeping errors, an error row holding it
-        as JSON text."""
+        The error row holds it as JSON text."""
         try:
             self.pa.Table.from_pylist([row], schema=self.schema)
             return row
@@ -271,8 +268,7 @@ _CONVERSION_ERRORS = (ValueError, TypeError, OverflowError)
 def _error_row(row: dict[str, Any], error: str) -> dict[str, Any]:
     """An error row: the error, and the record's fields as JSON text.
 
-    An error row: the error, and the record's fields as JSON text (or the input text
-    an error record already holds)."""
+    An error record already holds the input text; that is used instead."""
     data = {k: v for k, v in row.items() if k != ERROR_COLUMNS[0]}
     given = data.get(ERROR_COLUMNS[1]) if set(data) == {ERROR_COLUMNS[1]} else None
     text = given if isinstance(given, str) else json.dumps(data, ensure_ascii=True)

@@ -59,8 +59,7 @@ class Record:
     def dialogue(self) -> Dialogue:
         """Parse the raw record into a :class:`Dialogue`.
 
-        Parse the raw record into a :class:`Dialogue`, or raise :class:`InputError`
-        naming the file and the line."""
+        Or raise :class:`InputError` naming the file and the line."""
         try:
             return registry.handlers(self.format).reader(self.raw)
         # The built-in readers raise only InputError (io.fields.record_reader); a plug-in
@@ -72,16 +71,14 @@ class Record:
 def format_of_record(raw: Any) -> str | None:
     """The format a single raw record is in, judged by its fields.
 
-    The format a single raw record is in, judged by its fields (``None`` if unknown; a
-    record two corpora's formats claim is an :class:`InputError`)."""
+    ``None`` if unknown; a record two corpora's formats claim is an :class:`InputError`."""
     return detect_at(raw, "record")
 
 
 def open_text(path: str | Path) -> IO[str]:
     """Open a text file for a quick look, decompressing ``.gz`` on the fly.
 
-    Open a text file for a quick look (counting lines), decompressing ``.gz`` on the
-    fly; a byte that is not UTF-8 reads as U+FFFD (records are read by
+    The quick look is counting lines. A byte that is not UTF-8 reads as U+FFFD (records are read by
     :func:`~actparse.io.sources.open_source`, which reports it)."""
     if str(path).endswith(".gz"):
         return gzip.open(path, "rt", encoding="utf-8", errors="replace")
@@ -137,8 +134,7 @@ def parse_json_line(text: str, source: str, number: int) -> dict[str, Any]:
 def parse_text_line(text: str, source: str, number: int, fmt: str) -> dict[str, Any]:
     """One line of a plain-text layout as a raw record.
 
-    One line of a plain-text layout as a raw record, or :class:`InputError` naming the
-    file and line."""
+    Or an :class:`InputError` naming the file and line."""
     spec = registry.format_spec(fmt)
     if spec.text_reader is None:
         raise InputError(f"{source}:{number}: format {fmt!r} has no plain-text layout")

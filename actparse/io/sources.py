@@ -166,8 +166,8 @@ def _open_binary(path: str | Path, name: str) -> Any:
 def _decoded_lines(stream: IO[bytes], name: str) -> Iterator[_Line]:
     """Every line, decoded on its own.
 
-    Every line, decoded on its own: a bad byte costs its line only, and a read
-    failure (a truncated or corrupt ``.gz``) ends the lines with one failed line."""
+    A bad byte costs its line only, and a read failure (a truncated or corrupt ``.gz``) ends the
+    lines with one failed line."""
     number = 0
     try:
         for number, data in enumerate(stream, start=1):
@@ -234,8 +234,7 @@ def _tell_layout(lines: Iterator[_Line], fmt: str) -> tuple[list[_Line], str, st
 def _next_filled(lines: Iterator[_Line], head: list[_Line]) -> _Line | None:
     """The next line with text on it (or a failed read).
 
-    The next line with text on it (or a failed read), added to ``head`` with the
-    blank lines before it."""
+    It is added to ``head`` with the blank lines before it."""
     for line in lines:
         head.append(line)
         if line.text is None or line.text.strip():
@@ -336,9 +335,8 @@ def _text_pieces(lines: Iterator[_Line], name: str, fmt: str) -> Iterator[Piece]
 def _list_pieces(lines: Iterator[_Line], name: str) -> Iterator[Piece]:
     """The elements of a JSON list, one by one.
 
-    The elements of a JSON list, one by one: each object a record, anything else one
-    error; where the list stops being JSON (or the input ends early), the rest is one
-    error holding the text that was not read."""
+    Each object is a record, anything else one error; where the list stops being JSON (or the input
+    ends early), the rest is one error holding the text that was not read."""
     parts: list[str] = []
     bad: list[tuple[int, int, str]] = []  # (start, end, error) of lines that did not decode
     failure: str | None = None

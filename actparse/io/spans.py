@@ -1,7 +1,6 @@
 """Where each field of a JSON object is in its text.
 
-Where each field of a JSON object is in its text, so a writer can replace or add
-fields of a JSON line and keep every other character of it."""
+So a writer can replace or add fields of a JSON line and keep every other character of it."""
 
 from __future__ import annotations
 
@@ -21,8 +20,7 @@ _JSON_SPACE = frozenset(_JSON_WHITESPACE)
 class ObjectText(NamedTuple):
     """A JSON object read from its text.
 
-    A JSON object read from its text: its fields, where each value is, and where its
-    closing brace is."""
+    Its fields, where each value is, and where its closing brace is."""
 
     fields: dict[str, Any]
     #: ``spans[key]``: the ``(start, end)`` of the value's text.
@@ -81,9 +79,8 @@ def json_object(text: str) -> ObjectText | None:
 def set_fields(found: ObjectText, values: Mapping[str, str]) -> tuple[Edit, ...]:
     """The edits that give each field of ``values`` its new JSON text.
 
-    The edits that give each field of ``values`` its new JSON text: in place where the
-    object has the field, else added, in order, before the closing brace (as a ``dict``
-    assignment adds a key last), so every other character stays.
+    In place where the object has the field, else added, in order, before the closing brace (as a
+    ``dict`` assignment adds a key last), so every other character stays.
 
     >>> text = '{"a":1,  "b":2}'
     >>> apply_edits(text, set_fields(json_object(text), {"b": "[]", "c": "{}"}))

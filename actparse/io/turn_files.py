@@ -149,8 +149,7 @@ def _first_unwritable(pa: Any, batch: list[Row], schema: Any) -> Row:
 def read_turn_table(path: str | Path) -> Iterator[Row]:
     """The rows of a table written by :func:`write_turn_table`, typed as they were made.
 
-    The rows of a table written by :func:`write_turn_table`, typed as they were made
-    (a CSV field decoded by its column's kind)."""
+    A CSV field is decoded by its column's kind."""
     if is_parquet(path):
         pa = require_pyarrow()
         for batch in pa.parquet.ParquetFile(path).iter_batches(batch_size=BATCH_ROWS):
@@ -176,8 +175,8 @@ def read_turn_table(path: str | Path) -> Iterator[Row]:
 class TableCounts(NamedTuple):
     """What :func:`label_table` wrote.
 
-    What :func:`label_table` wrote: the rows (turns), the dialogues with rows, and the
-    dialogues without a turn, which have no rows."""
+    The rows (turns), the dialogues with rows, and the dialogues without a turn, which have no
+    rows."""
 
     turns: int
     dialogues: int
@@ -193,8 +192,7 @@ def label_table(
 ) -> TableCounts:
     """Write the per-turn table of ``path`` to ``output``, streamed.
 
-    Write the per-turn table of ``path`` to ``output`` (see :func:`write_turn_table`),
-    streamed; returns what was written."""
+    See :func:`write_turn_table`; returns what was written."""
     dialogues = [0, 0]  # with rows, without
 
     def rows() -> Iterator[Row]:

@@ -275,8 +275,7 @@ Source = str | Path | Iterable[Mapping[str, Any] | Record]
 class Tabled(NamedTuple):
     """One dialogue of the table: its record, its ``dialogue_id`` and its rows.
 
-    One dialogue of the table: its record, its ``dialogue_id`` and its rows (none for a
-    dialogue without turns)."""
+    A dialogue without turns has no rows."""
 
     record: Record
     dialogue_id: str
@@ -324,8 +323,7 @@ def iter_dialogue_rows(
 ) -> Iterator[Tabled]:
     """The dialogues of the table, each with its rows, in input order, streamed.
 
-    The dialogues of the table, each with its rows, in input order, streamed: what
-    :func:`iter_turn_rows` flattens (the arguments are its own). A second view is left
+    They are what :func:`iter_turn_rows` flattens (the arguments are its own). A second view is left
     out; a dialogue without turns is there, with no rows."""
     chosen = parsers or {}
     previous = None if after is None else _view(_as_record(after, fmt, "<after>", start))
@@ -368,8 +366,7 @@ def _view(record: Record) -> Any:
 def _records(source: Source, fmt: str, start: int = 0) -> Iterator[Record]:
     """The records of a file, or of records given in memory.
 
-    The records of a file, or of records given in memory (a raw one is named
-    ``<records>:N``, N its position in the whole input counted from 1)."""
+    A raw one is named ``<records>:N``, N its position in the whole input counted from 1."""
     if isinstance(source, str | Path):
         yield from read_records(source, fmt)
         return

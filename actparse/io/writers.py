@@ -28,9 +28,9 @@ def write_record(
 ) -> dict[str, Any]:
     """A copy of a record in format ``fmt`` with its acts written in.
 
-    A copy of a record in format ``fmt`` with its acts written in, by its format's
-    writer; every other field is kept and the input is not modified. ``coarse``: with
-    the coarse acts beside the native intents, for a format that leaves them out."""
+    Written by its format's writer; every other field is kept and the input is not modified.
+    ``coarse``: with the coarse acts beside the native intents, for a format that leaves them
+    out."""
     found = registry.handlers(fmt)
     return (found.coarse_writer if coarse else found.writer)(raw, dialogue, acts)
 

@@ -85,8 +85,7 @@ ACT_TARGETS = {
 def _families(labels: Sequence[str], act: Act) -> list[str]:
     """The families of :data:`ACT_TARGETS` an utterance with ``labels`` and ``act`` belongs to.
 
-    The families of :data:`ACT_TARGETS` an utterance with ``labels`` and ``act``
-    belongs to (an utterance may be in two: a need statement that asks back)."""
+    An utterance may be in two: a need statement that asks back."""
     families = []
     if tuple(labels) == (SMALL_TALK,):
         families.append("small_talk_greet")
@@ -139,8 +138,8 @@ def _labels_by_turn(
 ) -> dict[int, tuple[str, ...]]:
     """Match annotations to messages in order by their text.
 
-    Match annotations to messages (index and text) in order by their text (a few
-    dialogues have messages without an annotation, so positions alone would drift)."""
+    Messages are given by index and text. A few dialogues have messages without an annotation, so
+    positions alone would drift."""
     if not annotations:
         return {}
     if not isinstance(annotations, list):
@@ -320,8 +319,8 @@ RULE_TAGS = (
 class CasinoParser(SplitDialogueParser):
     """Parses CaSiNo dialogues into acts with item splits.
 
-    Parses CaSiNo dialogues into acts with item splits: one act per turn, deal
-    actions mapped directly (a submission carries its split and goes on the table)."""
+    One act per turn, deal actions mapped directly (a submission carries its split and goes on the
+    table)."""
 
     corpus = CORPUS
     formal_intents = tuple(DEAL_ACTIONS.values())
@@ -379,8 +378,8 @@ class CasinoReport(SplitReport):
     def add_labels(self, dialogue: Dialogue, acts: Sequence[Act]) -> None:
         """Count the coarse act of every annotated utterance under each label and family.
 
-        Count the coarse act of every annotated utterance under each of its labels,
-        and under the family of :data:`ACT_TARGETS` it belongs to."""
+        Counted under each of its labels, and under the family of :data:`ACT_TARGETS` it belongs
+        to."""
         for turn, act in zip(dialogue.turns, acts):
             coarse = act.coarse or "none"
             for label in turn.labels:
@@ -393,8 +392,7 @@ class CasinoReport(SplitReport):
     def target_share(self, family: str) -> float:
         """The share of a family's utterances whose coarse act is the one ACT_TARGETS gives it.
 
-        The share of a family's utterances whose coarse act is the one
-        :data:`ACT_TARGETS` gives it."""
+        See :data:`ACT_TARGETS`."""
         counts = self.target_acts.get(family, Counter())
         total = sum(counts.values())
         return counts[ACT_TARGETS[family]] / total if total else 0.0
@@ -411,8 +409,8 @@ class CasinoReport(SplitReport):
     def need_statements(self) -> dict[str, Any]:
         """How need statements are labelled.
 
-        How need statements (``self-need``, ``other-need``, ``no-need``) are labelled:
-        per strategy and pooled, the share of each coarse act and the most common one."""
+        Need statements are ``self-need``, ``other-need`` and ``no-need``. Per strategy and pooled:
+        the share of each coarse act and the most common one."""
         pooled: Counter[str] = Counter()
         out: dict[str, Any] = {}
         for label in NEED_STRATEGIES:
@@ -451,9 +449,9 @@ def evaluate_casino(
 ) -> CasinoReport:
     """Score CaSiNo dialogues.
 
-    Score CaSiNo dialogues (records or bare dialogues): the last text proposal before
-    the accepted Submit-Deal against that deal (from the right side), and the coarse
-    acts of annotated utterances by strategy label."""
+    Takes records or bare dialogues. Scores the last text proposal before the accepted Submit-Deal
+    against that deal (from the right side), and the coarse acts of annotated utterances by strategy
+    label."""
     parser = pipeline(CORPUS, parser)  # the coarse acts count: set as every path sets them
     report = CasinoReport(corpus=CORPUS, agents=AGENT_NAMES)
     for where, dialogue in located(items):

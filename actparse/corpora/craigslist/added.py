@@ -28,9 +28,9 @@ ACTPARSE_FIELD = "actparse"
 def actparse_field(acts: Sequence[Act], *, coarse: bool = False) -> dict[str, list[Any]]:
     """actparse's per-turn lists: ``strategies``, ``no_act`` and optionally ``coarse``.
 
-    actparse's per-turn lists: ``strategies`` (a list of labels per turn), ``no_act``
-    (``None`` where the turn has an act, else why not: :attr:`Act.no_act`) and, with
-    ``coarse``, ``coarse`` (the coarse act, ``None`` where the turn has no act)."""
+    ``strategies`` is a list of labels per turn; ``no_act`` is ``None`` where the turn has an act,
+    else why not (:attr:`Act.no_act`); with ``coarse``, ``coarse`` is the coarse act, ``None`` where
+    the turn has no act."""
     out: dict[str, list[Any]] = {
         "strategies": [list(a.strategies) for a in acts],
         "no_act": [a.no_act for a in acts],

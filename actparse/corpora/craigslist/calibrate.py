@@ -193,8 +193,7 @@ def _message_evidence(
 class ContextStats:
     """How often each word occurs in the weak-supervision messages, and next to a bare number.
 
-    How often each word occurs in the weak-supervision messages, and how often just
-    left or just right of a bare number (no `$`)."""
+    Next to means just left or just right of a bare number (no `$`)."""
 
     tokens: Counter[str] = field(default_factory=Counter)
     bare_left: Counter[str] = field(default_factory=Counter)

@@ -1,8 +1,7 @@
 """Cocoa transcripts of CraigslistBargains.
 
-Cocoa transcripts of CraigslistBargains: a JSON list of dialogues with
-``scenario.kbs`` and ``events`` (``action``, ``agent``, ``data``), like
-``transcripts_extra.json``. Loaded whole.
+A JSON list of dialogues with ``scenario.kbs`` and ``events`` (``action``, ``agent``, ``data``),
+like ``transcripts_extra.json``. Loaded whole.
 
 Output adds ``metadata`` to every event, exactly as Cocoa's parsed transcripts have it:
 ``{"intent", "price"}`` for messages and offers, ``{"intent"}`` for accept, reject and
@@ -99,8 +98,8 @@ def write_cocoa(
 ) -> dict[str, Any]:
     """A copy of a transcript with Cocoa's ``metadata`` and actparse's own lists.
 
-    A copy of a transcript with Cocoa's ``metadata`` on every event and actparse's own
-    lists in ``actparse`` (``coarse``: with the coarse acts), every other field kept."""
+    ``metadata`` goes on every event, actparse's lists in ``actparse`` (``coarse``: with the coarse
+    acts); every other field is kept."""
     out = dict(raw)
     events = copy.deepcopy(raw["events"])
     for event, act in zip(events, acts):

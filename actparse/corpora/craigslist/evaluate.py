@@ -162,8 +162,7 @@ class CraigslistReport(Report):
     def misses(self, n: int | None = None) -> list[Miss]:
         """The dialogues with disagreeing messages, most first.
 
-        The dialogues with disagreeing messages, most first, each message with the
-        reference act, ours and the reason."""
+        Each message comes with the reference act, ours and the reason."""
         return [
             Miss(
                 where=d.where,

@@ -1,8 +1,7 @@
 """The extended price mode: prices Cocoa's rules miss.
 
-The extended price mode: prices Cocoa's rules miss ("two hundred dollars", "150
-bucks", "2k", "1.5 grand", "1200 usd"), from the named rules of
-``rules/craigslist/prices_extended.yaml``; quantulum3 is imported on first use (or by
+For example "two hundred dollars", "150 bucks", "2k", "1.5 grand", "1200 usd", from the named rules
+of ``rules/craigslist/prices_extended.yaml``. quantulum3 is imported on first use (or by
 :func:`load_quantities` before labelling starts), never in the Cocoa mode.
 """
 
@@ -238,8 +237,7 @@ def load_extended_rules(path: str | Path | Traversable | None = None) -> Extende
 def _quantulum(dollar_surfaces: tuple[str, ...]) -> Callable[[str], list[Any]]:
     """quantulum3's parser, imported on first use.
 
-    quantulum3's parser, imported on first use: loading it costs seconds, and only the
-    extended mode needs it."""
+    Loading it costs seconds, and only the extended mode needs it."""
     with warnings.catch_warnings():
         # It warns that its optional classifier is missing; the rules do not use it.
         warnings.simplefilter("ignore")
@@ -360,9 +358,8 @@ def _quantity_readings(
 def load_quantities(rules: ExtendedRules) -> None:
     """Load quantulum3 now if the rules have quantity rules.
 
-    Load quantulum3 now if the rules have quantity rules: it takes seconds, which the
-    first message to need it should not pay (they would count against its record's
-    deadline, :mod:`actparse.io.deadline`)."""
+    It takes seconds, which the first message to need it should not pay (they would count against
+    its record's deadline, :mod:`actparse.io.deadline`)."""
     if any(rule.kind == "quantity" for rule in rules.rules):
         _quantulum(rules.dollar_surfaces)
 
@@ -370,8 +367,8 @@ def load_quantities(rules: ExtendedRules) -> None:
 def quantulum_refusal(text: str, tokens: Sequence[str]) -> str | None:
     """Why quantulum3 is not given ``text``, or ``None`` if it is.
 
-    Why quantulum3 is not given ``text`` (its ``tokens``), or ``None`` if it is: a
-    text past the bounds above could keep it busy for minutes."""
+    ``text`` is given as its ``tokens``. A text past the bounds above could keep it busy for
+    minutes."""
     if len(text) > QUANTULUM_MAX_CHARS:
         return f"{len(text)} characters (more than {QUANTULUM_MAX_CHARS})"
     numbers = 0

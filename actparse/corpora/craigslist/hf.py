@@ -147,8 +147,7 @@ def dialogue_from_hf(raw: dict[str, Any]) -> Dialogue:
 def hf_acts(acts: Sequence[Act]) -> dict[str, list[Any]]:
     """``dialogue_acts`` in the HuggingFace layout: exactly ``{intent, price}``.
 
-    ``dialogue_acts`` in the HuggingFace layout: exactly ``{intent, price}``, the
-    published features, so a labelled split concatenates with the shipped ones."""
+    These are the published features, so a labelled split concatenates with the shipped ones."""
     return {
         "intent": [a.intent or "" for a in acts],
         "price": [a.price if a.price else NO_PRICE for a in acts],
@@ -158,8 +157,8 @@ def hf_acts(acts: Sequence[Act]) -> dict[str, list[Any]]:
 def write_hf(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> dict[str, Any]:
     """A copy of an HF record with ``dialogue_acts`` and actparse's own lists filled in.
 
-    A copy of an HF record with ``dialogue_acts`` filled in and actparse's own
-    per-turn lists in ``actparse`` (:func:`actparse_field`), every other field kept."""
+    actparse's own per-turn lists go in ``actparse`` (:func:`actparse_field`); every other field is
+    kept."""
     out = dict(raw)
     out["dialogue_acts"] = hf_acts(acts)
     out[ACTPARSE_FIELD] = actparse_field(acts)
@@ -169,8 +168,7 @@ def write_hf(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> di
 def write_hf_coarse(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> dict[str, Any]:
     """:func:`write_hf` with a ``coarse`` list in ``actparse``.
 
-    :func:`write_hf` with a ``coarse`` list in ``actparse`` (``dialogue_acts`` as
-    :func:`write_hf` writes it)."""
+    ``dialogue_acts`` is as :func:`write_hf` writes it."""
     out = dict(raw)
     out["dialogue_acts"] = hf_acts(acts)
     out[ACTPARSE_FIELD] = actparse_field(acts, coarse=True)

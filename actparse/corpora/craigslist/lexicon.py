@@ -67,8 +67,7 @@ class PriceLexicon:
     def save(self, path: str | Path, inputs: Iterable[str | Path] = ()) -> None:
         """Write the lexicon as JSON (never a pickle), whole or not at all.
 
-        Write the lexicon as JSON (never a pickle), as every output is written: whole
-        or not at all, never over one of ``inputs`` (see
+        As every output is written: never over one of ``inputs`` (see
         :class:`~actparse.io.output.open_output`)."""
         text = json.dumps(self.to_json(), indent=1, ensure_ascii=False, sort_keys=False)
         with open_output(path, inputs) as out:
@@ -122,9 +121,8 @@ MAX_COUNT = 2**63 - 1
 def _counts(table: Any, side: str, source: str) -> dict[str, int]:
     """A side's counts: an object of contexts to whole numbers of times seen, not empty.
 
-    A side's counts: an object of contexts to whole numbers of times seen (0 for a
-    context calibration added), not empty, since an empty side makes no bare number a
-    price."""
+    A count is 0 for a context calibration added. Not empty, since an empty side makes no bare
+    number a price."""
     if not isinstance(table, dict):
         raise RuleError(
             f"{source}: '{side}' must be an object of contexts and counts, got {json_kind(table)}"

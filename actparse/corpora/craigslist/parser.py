@@ -142,8 +142,8 @@ INTENT_RULES: DecisionList[MessageView] = DecisionList(
 def load_tag_rules(path: str | None = None) -> RuleSet:
     """The Craigslist tag rules.
 
-    The Craigslist tag rules (default: ``tags.yaml`` of the corpus' rule folder, the
-    shipped ``rules/craigslist/tags.yaml``)."""
+    Default: ``tags.yaml`` of the corpus' rule folder, the shipped
+    ``rules/craigslist/tags.yaml``."""
     return load_rules(path) if path is not None else corpus_tag_rules(CORPUS)
 
 
@@ -253,8 +253,8 @@ class CraigslistParser:
     def prepare(self) -> None:
         """Load what labelling would otherwise load on its first message.
 
-        Load what labelling would otherwise load on its first message (quantulum3 for
-        the extended prices), so that it does not count against a record's deadline."""
+        That is quantulum3 for the extended prices, so that it does not count against a record's
+        deadline."""
         self.price_finder.prepare()
 
     def tags(

@@ -1,7 +1,7 @@
 """Learning a price lexicon.
 
-Learning a price lexicon: weak supervision, calibration on reference acts, and the
-cross-validated estimate of what the calibration does on dialogues it never saw.
+Weak supervision, calibration on reference acts, and the cross-validated estimate of what the
+calibration does on dialogues it never saw.
 
 :func:`train_prices` is the whole pipeline ``actparse train-prices`` runs.
 """
@@ -111,9 +111,8 @@ def train_prices(
 ) -> Training:
     """Learn a price lexicon from the messages of ``inputs``.
 
-    Learn a price lexicon from the messages of ``inputs`` (weak supervision on `$`
-    prices); with ``calibrate_on``, correct it with that file's reference acts and, with
-    ``folds``, estimate the calibration's held-out agreement by cross-validation.
+    Weak supervision on `$` prices; with ``calibrate_on``, correct it with that file's reference
+    acts and, with ``folds``, estimate the calibration's held-out agreement by cross-validation.
 
     Never train on the data you evaluate on: the figures of the calibration file are
     in-sample; the cross-validation is the held-out estimate.

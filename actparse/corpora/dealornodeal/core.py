@@ -120,9 +120,8 @@ def text_line_to_record(line: str) -> dict[str, Any]:
 def parse_output(output: str) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """The agreed split of an ``<output>``, or ``None`` without agreement.
 
-    The agreed split of an ``<output>`` (YOU's counts, THEM's counts), or ``None``
-    when the dialogue ended without agreement (``<disagree>``, ``<no_agreement>``,
-    ``<disconnect>``)."""
+    The split is YOU's counts, THEM's counts. No agreement: ``<disagree>``, ``<no_agreement>``,
+    ``<disconnect>``."""
     tokens = output.split()
     if tokens and tokens[0].startswith("<") and tokens[0].endswith(">"):
         return None
@@ -152,8 +151,8 @@ def _party(raw: Any, what: str) -> Party:
 def _whole(numbers: list[Any], what: str) -> list[int]:
     """Counts or values: whole numbers from 0.
 
-    Counts or values: whole numbers from 0 (each checked, naming its item, only when
-    one of them is not a plain one: this runs for every record)."""
+    Each is checked, naming its item, only when one of them is not a plain one: this runs for every
+    record."""
     if all(type(n) is int and n >= 0 for n in numbers):
         return numbers
     return [count_field(n, f"{what} of {name}") for name, n in zip(ITEMS, numbers)]
@@ -223,9 +222,8 @@ def final_split(dialogue: Dialogue) -> ItemSplit | None:
 def dialogue_key(dialogue: Dialogue) -> Hashable:
     """The same key for both views of one dialogue.
 
-    The same key for both views of one dialogue (each appears once from each side):
-    the messages in order, who wrote each relative to the first writer, and the two
-    parties' items starting with the first writer's."""
+    Each dialogue appears once from each side. The key: the messages in order, who wrote each
+    relative to the first writer, and the two parties' items starting with the first writer's."""
     first = dialogue.turns[0].agent if dialogue.turns else 0
     order = (first, 1 - first)
     return (
@@ -263,8 +261,7 @@ RULE_TAGS = ("agree", "disagree", "question", "greeting", "need", "smalltalk")
 class DealOrNoDealParser(SplitDialogueParser):
     """Parses Deal or No Deal dialogues into acts with item splits.
 
-    Parses Deal or No Deal dialogues into acts with item splits: one act per turn,
-    the ``<selection>`` turn ``select`` with the split the agents chose."""
+    One act per turn, the ``<selection>`` turn ``select`` with the split the agents chose."""
 
     corpus = CORPUS
     formal_intents = ("select",)
@@ -285,8 +282,7 @@ class DealOrNoDealParser(SplitDialogueParser):
     def _views(self) -> ViewMemo:
         """The dialogues this parser remembers, to mirror for their other view.
 
-        The dialogues this parser remembers, to mirror for their other view (one memo
-        per parser: the base class's constructor serves as it is)."""
+        One memo per parser: the base class's constructor serves as it is."""
         return ViewMemo(self.view_memo_size)
 
     def _acts(self, dialogue: Dialogue) -> list[Act]:

@@ -1,7 +1,7 @@
 """MutualFriends evaluation.
 
-MutualFriends evaluation: figures over parsed dialogues, and the dialogues whose final
-selections disagree with the recorded outcome.
+Figures over parsed dialogues, and the dialogues whose final selections disagree with the recorded
+outcome.
 
 The corpus has no reference acts; what can be checked is the outcome. Cocoa's controller
 rewards a dialogue exactly when both agents' last selections are the same friend, so
@@ -65,8 +65,8 @@ class _SelectionMiss:
     def to_miss(self) -> Miss:
         """The readable :class:`~actparse.reports.Miss`.
 
-        The readable :class:`~actparse.reports.Miss`: the outcome against the final
-        selections, each final selection with what the reward implies, and the dialogue."""
+        The outcome against the final selections, each final selection with what the reward implies,
+        and the dialogue."""
 
         def show(final: _Final | None) -> str:
             return "nothing" if final is None else _values(final.friend)
@@ -176,8 +176,7 @@ class MutualFriendsReport(Report):
     def misses(self, n: int | None = None) -> list[Miss]:
         """The dialogues whose final selections disagree with the outcome, in input order.
 
-        The dialogues whose final selections disagree with the outcome, in input order
-        (the first ``n``, or all): each final selection with what the reward implies."""
+        The first ``n``, or all; each final selection with what the reward implies."""
         chosen = self.missed if n is None else self.missed[:n]
         return [m.to_miss() for m in chosen]
 

@@ -1,7 +1,6 @@
 """Entity linking, per dialogue.
 
-Entity linking, per dialogue: the knowledge-base values a message mentions, and the
-lists a selected friend is in.
+The knowledge-base values a message mentions, and the lists a selected friend is in.
 
 :class:`Linker` indexes one scenario's values by the shapes of their names
 (:mod:`.names`) and finds them in messages, with typos of long words tolerated and
@@ -60,9 +59,8 @@ class FriendLists:
     def selection(self, friend: Mapping[str, str], writer: int) -> tuple[bool, bool]:
         """``(in the reader's list, in the writer's list)`` for a friend ``writer`` selected.
 
-        ``(in the reader's list, in the writer's list)`` for a friend that agent
-        ``writer`` selected. The reader is the other agent: Cocoa's parser reads its
-        partner's selection against its own list."""
+        ``writer`` is the agent that selected the friend. The reader is the other agent: Cocoa's
+        parser reads its partner's selection against its own list."""
         key = friend_key(friend)
         return key in self._keys[1 - writer], key in self._keys[writer]
 

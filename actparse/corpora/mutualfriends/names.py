@@ -173,8 +173,7 @@ class Shape:
 class Names:
     """The ways to write each value (whole, partial, acronym), cached across dialogues.
 
-    The ways to write each value (whole, partial, acronym); cached across dialogues,
-    since the same schools and companies come back in scenario after scenario."""
+    Cached since the same schools and companies come back in scenario after scenario."""
 
     CACHE_LIMIT = 200_000
 

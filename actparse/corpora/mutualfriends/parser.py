@@ -45,8 +45,7 @@ RULES_FILE = (CORPUS, "tags.yaml")
 def load_mutualfriends_rules(path: str | Path | Traversable | None = None) -> RuleSet:
     """The MutualFriends rule file, loaded once per process.
 
-    The MutualFriends rule file (default: ``tags.yaml`` of the corpus' rule folder,
-    the shipped :data:`RULES_FILE`, loaded once per process)."""
+    Default: ``tags.yaml`` of the corpus' rule folder, the shipped :data:`RULES_FILE`."""
     return load_rules(path) if path is not None else corpus_tag_rules(CORPUS)
 
 
@@ -153,8 +152,8 @@ class MutualFriendsParser:
     def analyse(self, dialogue: Dialogue) -> list[TurnParse]:
         """One :class:`TurnParse` per turn.
 
-        One :class:`TurnParse` per turn: the act, its entities, and for a select the
-        friend and whether it is in the reader's list."""
+        The act, its entities, and for a select the friend and whether it is in the reader's
+        list."""
         linker = Linker(self.names, dialogue.parties)
         lists = FriendLists(dialogue.parties)
         mentioned: set[int] = set()

@@ -76,8 +76,8 @@ class Friend(Mapping[str, str]):
     def key(self) -> FriendKey:
         """The friend's :data:`FriendKey`, folded once.
 
-        The friend's :data:`FriendKey`, folded once: the parser and the writer both
-        check the same selections and knowledge bases against each other."""
+        The parser and the writer both check the same selections and knowledge bases against each
+        other."""
         if self._key is None:
             self._key = _fold_items(self._values)
         return self._key
@@ -129,8 +129,8 @@ def _two_kbs(kbs: Any, what: str) -> list[list[Any]]:
 def _attribute_types(attributes: Any, what: str) -> dict[str, str]:
     """Attribute name -> value type, from either layout.
 
-    Attribute name -> value type, from a list of ``{name, value_type}`` objects or the
-    HuggingFace columns ``{name: [...], value_type: [...]}``; absent: none known."""
+    From a list of ``{name, value_type}`` objects or the HuggingFace columns ``{name: [...],
+    value_type: [...]}``; absent: none known."""
     if attributes is None:
         return {}
     if isinstance(attributes, Mapping):
@@ -170,8 +170,7 @@ def _outcome(reward: Any, extra: Mapping[str, Any] | None = None) -> dict[str, A
 def is_hf_export(raw: Mapping[str, Any]) -> bool:
     """Whether a MutualFriends record is in the HuggingFace layout.
 
-    Whether a MutualFriends record is in the HuggingFace layout (``False``: a Cocoa
-    transcript); a record of neither layout is a ``ValueError``."""
+    ``False``: a Cocoa transcript; a record of neither layout is a ``ValueError``."""
     if "scenario_kbs" in raw:
         return True
     if "scenario" in raw:
@@ -236,8 +235,8 @@ def _dialogue_from_hf(raw: Mapping[str, Any]) -> Dialogue:
 def _select_rows(selects: Any) -> list[tuple[Any, Any]]:
     """``(attribute names, values)`` per event, from either layout.
 
-    ``(attribute names, values)`` per event, from the export's columns
-    ``{attributes: [...], values: [...]}`` or from a list of ``{attributes, values}``."""
+    From the export's columns ``{attributes: [...], values: [...]}`` or from a list of
+    ``{attributes, values}``."""
     if isinstance(selects, Mapping):
         names = list_field(
             _get(selects, "attributes", "events.data_selects.attributes"), "attributes"

@@ -19,9 +19,8 @@ _MF = "actparse.corpora.mutualfriends"
 def is_mutualfriends(raw: Mapping[str, Any]) -> bool:
     """Whether a record is a MutualFriends dialogue, in either layout.
 
-    Whether a record is a MutualFriends dialogue: the HuggingFace layout
-    (``scenario_kbs``), or a Cocoa transcript whose knowledge bases are lists of friends
-    (a sale's are mappings: Craigslist)."""
+    The HuggingFace layout (``scenario_kbs``), or a Cocoa transcript whose knowledge bases are lists
+    of friends (a sale's are mappings: Craigslist)."""
     if "scenario_kbs" in raw:
         return True
     scenario = raw.get("scenario")

@@ -22,8 +22,7 @@ __all__ = ["act_records", "write_mutualfriends"]
 def act_records(dialogue: Dialogue, acts: Sequence[Act]) -> list[dict[str, Any]]:
     """The act object of every turn, one per turn.
 
-    The act object of every turn (see the module's description), from the dialogue
-    and the parser's acts, one per turn."""
+    See the module's description; from the dialogue and the parser's acts."""
     if len(acts) != len(dialogue.turns):
         raise ValueError(f"{len(acts)} acts for a dialogue of {len(dialogue.turns)} turns")
     lists: FriendLists | None = None
@@ -54,10 +53,9 @@ def write_mutualfriends(
 ) -> dict[str, Any]:
     """A copy of a raw record (either layout) with ``acts`` written in.
 
-    A copy of a raw record (either layout) with ``acts`` written in (see the module's
-    description); ``dialogue`` is the record read by
-    :func:`~actparse.corpora.mutualfriends.reader.dialogue_from_mutualfriends`. The
-    input is not modified."""
+    See the module's description; ``dialogue`` is the record read by
+    :func:`~actparse.corpora.mutualfriends.reader.dialogue_from_mutualfriends`. The input is not
+    modified."""
     records = act_records(dialogue, acts)
     out = dict(raw)
     if is_hf_export(raw):

@@ -94,10 +94,9 @@ def _claim_every_item(
 ) -> bool:
     """A mention of every item: "the rest", "everything" or "one of each".
 
-    A mention of every item: "the rest" is the side's remainder; "everything" gives
-    the side all of each item; "one of each" fills what the message has not given the
-    side already (and the other side too, "we both get one of everything", when the
-    two counts make the total). Whether ``m`` was one."""
+    "The rest" is the side's remainder; "everything" gives the side all of each item; "one of each"
+    fills what the message has not given the side already (and the other side too, "we both get one
+    of everything", when the two counts make the total). Whether ``m`` was one."""
     n = len(totals)
     if m.kind == "rest":
         claims.rest = side
@@ -130,9 +129,9 @@ def _item_count(
 ) -> int | None:
     """The count a mention of one item claims.
 
-    The count a mention of one item claims: "all" is the total, or what a written
-    count for the other side leaves; "the majority" more than half; a count no more
-    than the total (an implied one over it is not a count). ``None``: no count."""
+    "All" is the total, or what a written count for the other side leaves; "the majority" more than
+    half; a count no more than the total (an implied one over it is not a count). ``None``: no
+    count."""
     count: int
     if m.kind == "all":
         count = total
@@ -242,9 +241,8 @@ class SplitParse:
     def names_one_side(self) -> bool:
         """The message gives named items to one side only, not to both.
 
-        The message gives named items to one side only ("i'd like the hats", "if i
-        get the ball you can have the rest"), not to both ("i get 3 food, you get 3
-        water")."""
+        One side: "i'd like the hats", "if i get the ball you can have the rest". Both: "i get 3
+        food, you get 3 water"."""
         sides = {
             m.side
             for m in self.mentions
@@ -255,12 +253,10 @@ class SplitParse:
     def completion(self, unnamed: str, n_items: int, totals: Sequence[int] = ()) -> str:
         """How to fill the items this message leaves unnamed, given the corpus default.
 
-        How to fill the items this message leaves unnamed, given the corpus default:
-        "throw in a ball", "the ball too" and a part of an item for one side ("can i
-        have one book?", :meth:`adjusts_counts`) keep the rest of the deal on the table
-        (``running``), except that a share counted item by item for one side ("how
-        about I get 3 food and 2 firewood?") leaves what it omits to the other side
-        (``opposite``)."""
+        "Throw in a ball", "the ball too" and a part of an item for one side ("can i have one
+        book?", :meth:`adjusts_counts`) keep the rest of the deal on the table (``running``), except
+        that a share counted item by item for one side ("how about I get 3 food and 2 firewood?")
+        leaves what it omits to the other side (``opposite``)."""
         if self.increment or self.adjusts_counts(totals):
             unnamed = "running"
         if unnamed == "running" and self.spells_out_one_side(n_items):
@@ -270,9 +266,8 @@ class SplitParse:
     def adjusts_counts(self, totals: Sequence[int]) -> bool:
         """The message gives one side part of an item and says nothing else.
 
-        The message gives one side part of an item and says nothing else ("can i have
-        one book?", "1 ball then", "i would need 3 books" of four): it moves a count of
-        the deal on the table, whose other items stay where they are."""
+        For example "can i have one book?", "1 ball then", "i would need 3 books" of four: it moves
+        a count of the deal on the table, whose other items stay where they are."""
         if not totals or len(self.claims.named_sides) != 1 or self.claims.rest is not None:
             return False
         (side,) = self.claims.named_sides
@@ -284,8 +279,8 @@ class SplitParse:
     def spells_out_one_side(self, n_items: int) -> bool:
         """The message counts all but one item for one side.
 
-        The message counts all but one item for one side ("how about I get 3 food
-        and 2 firewood?"): the item it leaves out is the other side's."""
+        For example "how about I get 3 food and 2 firewood?": the item it leaves out is the other
+        side's."""
         if len(self.claims.named_sides) != 1 or self.claims.rest is not None:
             return False
         (side,) = self.claims.named_sides
@@ -405,8 +400,7 @@ def _follow_running(
 ) -> None:
     """A relative count adds to what the side has on the table.
 
-    A relative count adds to what the side has on the table ("1 more food"); a
-    singular noun with no count keeps the side's share of the table."""
+    For example "1 more food"; a singular noun with no count keeps the side's share of the table."""
     for side, item in claims.relative:
         shares = (mine, theirs)
         had = prior[side][item]

@@ -42,8 +42,7 @@ __all__ = [
 class MessageView:
     """What the intent rules see of a message.
 
-    What the intent rules see of a message: its tags, the split it proposes, and
-    the writer's and the reader's last proposals."""
+    Its tags, the split it proposes, and the writer's and the reader's last proposals."""
 
     tags: frozenset[str]
     split: ItemSplit | None
@@ -93,8 +92,7 @@ class DealState:
     def first_offer(self, owner: int | None) -> ItemSplit | None:
         """The first proposal of agent ``owner``, or of the dialogue.
 
-        The first proposal of agent ``owner``; with no owner, the first proposal of
-        the dialogue when only one agent has made any."""
+        With no owner, the first proposal of the dialogue when only one agent has made any."""
         if owner is not None:
             history = self.history[owner]
             return history[0] if history else None
@@ -179,16 +177,15 @@ class SplitDialogueParser:
     def intents(self) -> tuple[str, ...]:
         """Every intent the parser gives.
 
-        Every intent the parser gives (its corpus' coarse map must map each): those of
-        its decision list and of its formal actions."""
+        Its corpus' coarse map must map each: those of its decision list and of its formal
+        actions."""
         decided = [rule.intent for rule in self.intent_rules.rules]
         return tuple(dict.fromkeys([*decided, self.intent_rules.fallback, *self.formal_intents]))
 
     def tags(self, tokens: Sequence[str]) -> frozenset[str]:
         """The rule tags of a message, from its normalised tokens.
 
-        The rule tags of a message, from its normalised tokens (the rules' text is
-        the tokens joined by spaces, so a word never matches inside another)."""
+        The rules' text is the tokens joined by spaces, so a word never matches inside another."""
         text = " ".join(tokens)
         return frozenset(self.rules.tags(self.rule_tags, tokens, text))
 
@@ -199,8 +196,7 @@ class SplitDialogueParser:
     def parse_many(self, dialogues: Sequence[Dialogue]) -> list[list[Act]]:
         """The acts of each dialogue, as :meth:`parse` gives them.
 
-        The acts of each dialogue, as :meth:`parse` gives them: the acts of the whole
-        batch first, then its strategies (:func:`add_strategies_many`)."""
+        The acts of the whole batch first, then its strategies (:func:`add_strategies_many`)."""
         return add_strategies_many(dialogues, [self._acts(d) for d in dialogues], self.strategies)
 
     def _acts(self, dialogue: Dialogue) -> list[Act]:
@@ -226,10 +222,9 @@ class SplitDialogueParser:
     ) -> tuple[SplitParse, frozenset[str]]:
         """The split parse of a message in its context, and its rule tags.
 
-        The split parse of a message in its context, and its rule tags: an item list
-        with no person is about the side the talk was about, unless the other reading
-        restates one side of the deal on the table ("3 fire, 0 water, 2 food" confirms
-        the reader's offer), and it does not just move a count of the table ("one hat")."""
+        An item list with no person is about the side the talk was about, unless the other reading
+        restates one side of the deal on the table ("3 fire, 0 water, 2 food" confirms the reader's
+        offer), and it does not just move a count of the table ("one hat")."""
         default_side = SELF if state.topic in (None, writer) else OTHER
         parsed = parse_split(
             text, self.lexicon, totals, default_side=default_side, context_item=state.item

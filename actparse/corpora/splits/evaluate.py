@@ -35,8 +35,7 @@ AGENTS = ("agent 0", "agent 1")
 def is_text_proposal(act: Act) -> bool:
     """A message act that carries a split, whatever its intent.
 
-    A message act that carries a split, whatever its intent (a question can propose:
-    "how about you take the food?")."""
+    A question can propose: "how about you take the food?"."""
     return act.split is not None and act.intent is not None and act.intent not in FORMAL_INTENTS
 
 
@@ -51,8 +50,8 @@ def last_proposal(acts: Sequence[Act], before: int) -> Act | None:
 def describe_split(split: ItemSplit, agents: Sequence[str] = AGENTS) -> str:
     """A split as people read it.
 
-    A split as people read it: ``YOU book 1 hat 2 ball 0 | THEM book 2 hat 0 ball 1``
-    (``?`` for a count the proposal left open)."""
+    For example ``YOU book 1 hat 2 ball 0 | THEM book 2 hat 0 ball 1`` (``?`` for a count the
+    proposal left open)."""
     shares = []
     for name, counts in zip(agents, split.counts):
         share = " ".join(f"{i} {'?' if c is None else c}" for i, c in zip(split.items, counts))
@@ -65,8 +64,7 @@ def render_dialogue(
 ) -> tuple[str, ...]:
     """The dialogue as lines ``turn agent: text  [intent split]``.
 
-    The dialogue as lines ``turn agent: text  [intent split]`` (the act part only
-    with ``acts``); a formal action is written ``<action>``."""
+    The act part only with ``acts``; a formal action is written ``<action>``."""
     lines = []
     for k, turn in enumerate(dialogue.turns):
         text = turn.text if turn.is_message else f"<{turn.action}>"
@@ -124,8 +122,8 @@ class SplitReport(Report):
     ) -> None:
         """Score one dialogue.
 
-        Score one dialogue: ``expected`` is the final split (``None``: no agreement)
-        and ``formal_turn`` the turn index of the selection or submission."""
+        ``expected`` is the final split (``None``: no agreement) and ``formal_turn`` the turn index
+        of the selection or submission."""
         self.dialogues += 1
         for act in acts:
             if act.coarse is not None:

@@ -183,9 +183,8 @@ class SplitLexicon:
     def token_classes(self, tokens: Sequence[str]) -> list[frozenset[str]]:
         """The word classes of every token of a message, then those of the empty string.
 
-        The word classes of every token of a message, in order, and then those of the
-        empty string: ``classes[i + 1]`` stays in range at the last token, where the scans
-        read the word after it as ``""``."""
+        In token order. ``classes[i + 1]`` stays in range at the last token, where the
+        scans read the word after it as ``""``."""
         get = self.classes.get
         out = [get(token, _NO_CLASSES) for token in tokens]
         out.append(get("", _NO_CLASSES))
@@ -360,11 +359,10 @@ def load_split_lexicon(
 ) -> SplitLexicon:
     """The split lexicon of ``corpus``: the shared part and the corpus' own.
 
-    The split lexicon of ``corpus``: the shared part from ``path`` (by default the
-    shipped ``rules/splits/lexicon.yaml``) and the corpus' own from ``corpus_path`` (by
-    default ``splits.yaml`` in the corpus' rule folder, ``Corpus.rules``, actparse's own
-    or a plug-in's: a missing one is a :class:`RuleError` naming the folder); the lexicon
-    of the two defaults is built once per process and corpus."""
+    The shared part comes from ``path`` (by default the shipped ``rules/splits/lexicon.yaml``) and
+    the corpus' own from ``corpus_path`` (by default ``splits.yaml`` in the corpus' rule folder,
+    ``Corpus.rules``, actparse's own or a plug-in's: a missing one is a :class:`RuleError` naming
+    the folder); the lexicon of the two defaults is built once per process and corpus."""
     if path is None and corpus_path is None:
         return _folder_lexicon(corpus, registry.get(corpus).rules)
     doc, source = load_file(path, LEXICON_FILE, _document)

@@ -50,8 +50,7 @@ _SECOND_PASS = frozenset({"rest", "everything", "each"})
 class _PassWords(NamedTuple):
     """The words each pass of :func:`find_mentions` acts on.
 
-    The words each pass of :func:`find_mentions` acts on: a token outside them is
-    only ever read as a neighbour."""
+    A token outside them is only ever read as a neighbour."""
 
     #: Where the first pass starts a mention: item words and nouns like "items".
     nouns: frozenset[str]
@@ -219,9 +218,8 @@ def _noun_mention(
 ) -> Mention | None:
     """The mention an item noun at ``i`` heads, with its quantity, if any.
 
-    The mention an item noun at ``i`` heads, with its quantity, unless it is a weak
-    word with no number, or the first noun of a compound ("water bottles"); a noun like
-    "items" heads one only as "all the other items"."""
+    Not if it is a weak word with no number, or the first noun of a compound ("water bottles"); a
+    noun like "items" heads one only as "all the other items"."""
     tok = tokens[i]
     item = lexicon.item_words.get(tok)
     if item is None:
@@ -273,9 +271,8 @@ def _whole_mention(
 ) -> bool:
     """A phrase about every item at ``i``.
 
-    A phrase about every item at ``i``: "the rest" (not "the rest of the trip"),
-    "everything" ("1 pack of everything" is n of each), "one of each". Whether the word
-    was one of these, found or not."""
+    "The rest" (not "the rest of the trip"), "everything" ("1 pack of everything" is n of each),
+    "one of each". Whether the word was one of these, found or not."""
     word = classes[i]
     if "rest" in word and "rest_alone" in word:
         if not _rest_of_something_else(tokens, i, lexicon):
@@ -309,9 +306,8 @@ def _implied_mention(
 ) -> None:
     """A number at ``i`` with no noun counts the item talked about last.
 
-    A number at ``i`` with no noun counts the item talked about last: "2 of those", "2
-    packages", or after a verb of having, its recipient or "with", before a boundary, a
-    person, "each" or "for" ("you can have 2", "2 water for me, 1 for you")."""
+    For example "2 of those", "2 packages", or after a verb of having, its recipient or "with",
+    before a boundary, a person, "each" or "for" ("you can have 2", "2 water for me, 1 for you")."""
     tok = tokens[i]
     n = len(tokens)
     # A number that may stand for the item talked about last (asked by three rules).
@@ -416,8 +412,7 @@ def _spread_quantities(
 ) -> None:
     """Quantities that reach over a list.
 
-    Quantities that reach over a list: "split the balls and hats" halves both; "one
-    ball each" gives both sides one."""
+    "Split the balls and hats" halves both; "one ball each" gives both sides one."""
     # Mentions a count before them in their list reached.
     spread: set[int] = set()
     for before, after in itertools.pairwise(mentions):
@@ -469,8 +464,7 @@ def _spread_quantities(
 def counted(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> bool:
     """The mention's quantity is written as a number, "all" or "n of each".
 
-    The mention's quantity is written as a number, "all" or "n of each": not an
-    article, "the", or "everything"."""
+    Not an article, "the", or "everything"."""
     if m.kind in ("every", "rest", "rest-item", "half", "bare"):
         return False
     if m.kind == "each-item":

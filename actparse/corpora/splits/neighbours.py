@@ -37,12 +37,11 @@ def apply_relations(
 ) -> None:
     """Settle the sides the neighbours of a mention decide.
 
-    Settle the sides the neighbours of a mention decide: a benefit phrase after it,
-    "everything but X", exchanges, statements of worth (unless they name the writer's
-    only interest), alternatives, offers through "do", lists with no person, and
-    sentences that open with "or" (see
-    :func:`~actparse.corpora.splits.sides.assign_sides`). ``benefits`` and ``subjects``
-    are where the scan found benefit phrases (with their side) and subjects."""
+    A benefit phrase after it, "everything but X", exchanges, statements of worth (unless they name
+    the writer's only interest), alternatives, offers through "do", lists with no person, and
+    sentences that open with "or" (see :func:`~actparse.corpora.splits.sides.assign_sides`).
+    ``benefits`` and ``subjects`` are where the scan found benefit phrases (with their side) and
+    subjects."""
     claim_backwards(tokens, mentions, benefits, subjects, lexicon)
     apply_exceptions(tokens, mentions, lexicon)
     apply_exchanges(tokens, mentions, lexicon)

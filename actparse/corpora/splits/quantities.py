@@ -43,8 +43,7 @@ class LookBack(NamedTuple):
 def look_back(tokens: Sequence[str], classes: Sequence[frozenset[str]], noun: int) -> LookBack:
     """Walk back from the noun over determiners, vague words and fillers.
 
-    Walk back from the noun over determiners, vague words ("lot", "some", "more") and
-    fillers; ``classes`` are the word classes of ``tokens``."""
+    Vague words are "lot", "some", "more"; ``classes`` are the word classes of ``tokens``."""
     relative = False
     j = noun - 1
     start = noun
@@ -80,10 +79,9 @@ def written_quantity(
 ) -> Found | None:
     """The quantity the word before the phrase writes.
 
-    The quantity the word before the phrase writes (``back.j``, which is a token): a
-    number ("2/3 water" two, "2 of the 3 wood" two, "all 3 waters" three, "a lot of" no
-    count), "all", "the rest", "half", "the majority"; ``None`` if it writes none.
-    ``plural``: the noun is a plural."""
+    That word is ``back.j``, a token: a number ("2/3 water" two, "2 of the 3 wood" two, "all 3
+    waters" three, "a lot of" no count), "all", "the rest", "half", "the majority"; ``None`` if it
+    writes none. ``plural``: the noun is a plural."""
     j, start, measure = back.j, back.start, back.measure
     tok = tokens[j]
     word = classes[j]
@@ -133,10 +131,9 @@ def implied_quantity(
 ) -> Found:
     """The quantity no word writes.
 
-    The quantity no word writes: a vague word names no count; "the" names one unit,
-    the amount talked about ("that food", where items are amounts), or every one (a
-    plural, or where the lexicon says so); a bare noun is a preference where items are
-    amounts, else all of a plural or one of a singular."""
+    A vague word names no count; "the" names one unit, the amount talked about ("that food", where
+    items are amounts), or every one (a plural, or where the lexicon says so); a bare noun is a
+    preference where items are amounts, else all of a plural or one of a singular."""
     start = back.start
     if back.vague:
         return (start, "bare", None, False)

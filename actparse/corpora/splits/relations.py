@@ -97,10 +97,9 @@ def apply_exchanges(
 ) -> None:
     """Items traded "for" others go to the side opposite them.
 
-    Items traded "for" others go to the side opposite them ("the books for the ball
-    and a hat", "2 hats in exchange for a book"); the list after "for" goes together.
-    With no other marker, "my" and "your" tell who gives ("1 water for 3 of your
-    firewood": the firewood comes to the writer)."""
+    For example "the books for the ball and a hat", "2 hats in exchange for a book"; the list after
+    "for" goes together. With no other marker, "my" and "your" tell who gives ("1 water for 3 of
+    your firewood": the firewood comes to the writer)."""
     if "for" not in tokens and EXCHANGE_FOR not in tokens:
         return  # every rule here starts from a "for" between two mentions
     for k in range(1, len(mentions)):

@@ -123,8 +123,7 @@ class _Clause:
 def _offered(classes: Sequence[frozenset[str]], i: int) -> bool:
     """The word before position ``i`` is a verb of having or giving, or its recipient.
 
-    The word before position ``i`` is a verb of having or giving, or its recipient
-    (``classes``: the word classes of the message's tokens)."""
+    ``classes``: the word classes of the message's tokens."""
     j = i - 1
     while j >= 0 and not _DETERMINERS.isdisjoint(classes[j]):
         j -= 1
@@ -249,8 +248,8 @@ def _scan_clauses(
 def _claim_mention(scan: _Scan, mention: Mention, i: int) -> None:
     """A mention at ``i`` goes to the side its clause names, with exceptions.
 
-    A mention at ``i`` goes to the side its clause names, unless the clause's subject
-    has no verb of having and no written count, or it is "everything" not offered."""
+    The exceptions: the clause's subject has no verb of having and no written count, or the mention
+    is "everything" not offered."""
     clause = scan.clause
     side = clause.effective()
     # "i will conserve my water": a subject claims an item through a verb of
@@ -285,9 +284,8 @@ def _mark_person(
 ) -> bool:
     """A pronoun at ``i`` names the side of what follows.
 
-    A pronoun at ``i`` names the side of what follows, as a benefit phrase ("for me"),
-    the recipient of a giving verb ("give me") or the subject ("i get"); what comes
-    "from me" goes to the other side. Whether the token was such a pronoun."""
+    As a benefit phrase ("for me"), the recipient of a giving verb ("give me") or the subject ("i
+    get"); what comes "from me" goes to the other side. Whether the token was such a pronoun."""
     tokens, classes, lexicon, clause = scan.tokens, scan.classes, scan.lexicon, scan.clause
     tok = tokens[i]
     prev = tokens[i - 1] if i > 0 else "."
@@ -336,9 +334,8 @@ def _mark_marker(
 ) -> bool:
     """The words other than pronouns and verbs that set or end a clause.
 
-    The words other than pronouns and verbs that set or end a clause: "mine", "yours";
-    a subject of neither side ("they", "we each"); "my taking", "your group"; "a deal
-    for"; thanks; a negation; "i think". Whether the token at ``i`` was one."""
+    "Mine", "yours"; a subject of neither side ("they", "we each"); "my taking", "your group"; "a
+    deal for"; thanks; a negation; "i think". Whether the token at ``i`` was one."""
     clause = scan.clause
     if "mine" in word or "yours" in word:
         scan.benefits.append((i, SELF if "mine" in word else OTHER))
@@ -426,9 +423,8 @@ def _mark_having(
 ) -> None:
     """A verb of having governs what follows.
 
-    A verb of having governs what follows: an imperative opening a clause is the
-    reader's, a verb of wanting with its subject left out the writer's, and after a
-    recipient's clause the subject takes again."""
+    An imperative opening a clause is the reader's, a verb of wanting with its subject left out the
+    writer's, and after a recipient's clause the subject takes again."""
     if "imperative" in word or "possess" in word:
         if "imperative" in word and (
             (clause.side is None and not clause.neutral) or _opens_clause(classes, i)

@@ -73,8 +73,8 @@ def tokenize(text: str, lexicon: SplitLexicon) -> tuple[str, ...]:
 def _tokens_in_context(raw: Sequence[str], lexicon: SplitLexicon) -> list[str]:
     """The tokens of the raw words of a message, in context.
 
-    The tokens of the raw words of a message, reading a clitic that stands alone with
-    the words before it ("i ; ll take"), typos corrected (before the phrases)."""
+    A clitic that stands alone is read with the words before it ("i ; ll take"); typos are corrected
+    (before the phrases)."""
     expansions = _expansions(lexicon)
     tokens: list[str] = []
     for token in raw:
@@ -112,9 +112,8 @@ _Table = dict[str, tuple[str, ...]]
 def _expansions(lexicon: SplitLexicon) -> _Table:
     """What :func:`_expand` makes of every word it changes, built once per lexicon.
 
-    What :func:`_expand` makes of every word without an apostrophe that it changes
-    (contractions, "couldnt", "wouldent"), built once per lexicon: the per-token work of
-    tokenizing is then one lookup. Whitespace tokens are not in it (they are dropped)."""
+    The words are those without an apostrophe (contractions, "couldnt", "wouldent"): the per-token
+    work of tokenizing is then one lookup. Whitespace tokens are not in it (they are dropped)."""
     return per_lexicon(lexicon, _build_expansions)
 
 
@@ -140,10 +139,8 @@ _WORDS_KEPT = 50_000
 class _WordTable(dict[str, tuple[str, ...]]):
     """The tokens each raw word of a message becomes when no clitic stands alone in it.
 
-    The tokens each raw word of a message becomes when no clitic stands alone in it:
-    expanded (:data:`_expansions`, :func:`_expand`) and typos corrected (:func:`_typos`),
-    worked out the first time a word is looked up and kept (up to :data:`_WORDS_KEPT`
-    words)."""
+    Expanded (:data:`_expansions`, :func:`_expand`) and typos corrected (:func:`_typos`), worked out
+    the first time a word is looked up and kept (up to :data:`_WORDS_KEPT` words)."""
 
     def __init__(self, lexicon: SplitLexicon) -> None:
         super().__init__()
@@ -194,8 +191,7 @@ _KEY_NEIGHBOURS: dict[str, frozenset[str]] = {
 def _stray_letters(word: str) -> set[str]:
     """``word`` with one letter typed inside it whose key neighbours a letter beside it.
 
-    ``word`` with one letter typed inside it whose key neighbours the key of a letter
-    beside it ("ball" -> "bsall", "bkook")."""
+    Neighbours the key of that letter: "ball" -> "bsall", "bkook"."""
     out: set[str] = set()
     for k in range(1, len(word)):
         for extra in _KEY_NEIGHBOURS.get(word[k - 1], frozenset()) | _KEY_NEIGHBOURS.get(

@@ -33,8 +33,7 @@ def _hashable(data: Any) -> Hashable:
 def view_key(dialogue: Dialogue, *, mirrored: bool = False) -> Hashable:
     """What the parse reads of ``dialogue``, or of its other view.
 
-    What the parse reads of ``dialogue``; with ``mirrored``, of its other view (the
-    agents and the parties swapped)."""
+    With ``mirrored``, of its other view (the agents and the parties swapped)."""
     flip = 1 if mirrored else 0
     turns = tuple(
         (t.index, t.agent ^ flip, t.action, t.text, t.offer_price, _hashable(t.data), t.labels)

@@ -1,7 +1,6 @@
 """What single words tell the split scans.
 
-What single words tell the split scans: the side a pronoun names, and what the scans
-build from a lexicon once rather than once per message.
+The side a pronoun names, and what the scans build from a lexicon once rather than once per message.
 
 :func:`person` gives a pronoun's side; :data:`PRONOUNS` and :data:`SUBJECT_PRONOUNS` are
 the word classes for which it gives one, so that a scan that already holds a token's
@@ -47,9 +46,8 @@ SUBJECT_PRONOUNS = frozenset({"other", "self", "we"})
 def person(token: str, lexicon: SplitLexicon, subject: bool, nxt: str = "") -> int | None:
     """The side a pronoun names.
 
-    The side a pronoun names: "i"/"you" anywhere; "me" only where an object counts
-    or before a verb of having ("me getting 2 food"); "we" unless both sides are meant
-    ("we each", "we both", "we split")."""
+    "i"/"you" anywhere; "me" only where an object counts or before a verb of having ("me getting 2
+    food"); "we" unless both sides are meant ("we each", "we both", "we split")."""
     classes = lexicon.classes_of(token)
     if "other" in classes:
         return OTHER
@@ -86,8 +84,7 @@ _TABLES: dict[tuple[Callable[[SplitLexicon], object], int], object] = {}
 def per_lexicon(lexicon: SplitLexicon, build: Callable[[SplitLexicon], _T]) -> _T:
     """What ``build`` makes of ``lexicon``, built on first use and kept while it lives.
 
-    What ``build`` makes of ``lexicon``, built on first use and kept while the lexicon
-    lives (``build`` must be a module-level function: it is part of the key)."""
+    ``build`` must be a module-level function: it is part of the key."""
     key = (build, id(lexicon))
     table = _TABLES.get(key)
     if table is None:
@@ -104,10 +101,9 @@ _last: tuple[tuple[str, ...], weakref.ref[SplitLexicon], list[frozenset[str]]] |
 def message_classes(tokens: Sequence[str], lexicon: SplitLexicon) -> list[frozenset[str]]:
     """``lexicon.token_classes(tokens)``, looked up once for consecutive steps.
 
-    ``lexicon.token_classes(tokens)``, looked up once for consecutive steps on the same
-    message: :func:`~actparse.corpora.splits.mentions.find_mentions` and then
-    :func:`~actparse.corpora.splits.sides.assign_sides` read the same tokens. The list
-    is shared between them: no caller may change it."""
+    Consecutive steps on the same message: :func:`~actparse.corpora.splits.mentions.find_mentions`
+    and then :func:`~actparse.corpora.splits.sides.assign_sides` read the same tokens. The list is
+    shared between them: no caller may change it."""
     # One slot, replaced whole (never changed in place), so threads see a whole entry.
     global _last
     last = _last
