@@ -45,9 +45,8 @@ def signal_status(signum: int) -> int:
 class ExitStatus:
     """One row of the table of exit statuses: the status, what it means, and per command.
 
-    One row of the table: the status (or statuses), what it means, and per command
-    what it means there when that differs (``commands``: the commands it applies to,
-    empty for all)."""
+    ``status`` may name several statuses; ``per_command`` says what one means for a command where
+    that differs (``commands``: the commands it applies to, empty for all)."""
 
     status: str
     meaning: str

@@ -59,8 +59,7 @@ _EXAMPLES: dict[str | None, tuple[str, ...]] = {
 def epilog(command: str | None = None) -> str:
     """The end of a command's help: its examples and its exit statuses, in Markdown.
 
-    The end of a command's help (``None``: the top level's): its examples and the table
-    of its exit statuses, in Markdown."""
+    ``command`` ``None`` is the top level."""
     examples = "\n".join(_EXAMPLES[command])
     return f"**Examples**\n\n```sh\n{examples}\n```\n\n**Exit status**\n\n{exit_table(command)}\n"
 

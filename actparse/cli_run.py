@@ -1,9 +1,8 @@
 """How every ``actparse`` command runs, reads standard input and shows a bug.
 
-How every ``actparse`` command runs (:func:`run`): a signal that ends it, or a reader
-that closes the pipe, leaves nothing behind and prints no traceback; whether ``label``
-with no INPUT reads standard input (:func:`stdin_is_data`); and how a bug is shown
-(:func:`report_bug`)."""
+Three things: :func:`run`, after which a signal that ends a command, or a reader that closes the
+pipe, leaves nothing behind and prints no traceback; whether ``label`` with no INPUT reads standard
+input (:func:`stdin_is_data`); and how a bug is shown (:func:`report_bug`)."""
 
 from __future__ import annotations
 
@@ -47,8 +46,7 @@ _ENDING_SIGNALS = tuple(
 def run() -> Iterator[None]:
     """What every command shares: a clean end on a signal or a closed pipe.
 
-    What every command shares: a signal that ends the run, or a reader that closes the
-    pipe, leaves nothing behind and prints no traceback.
+    Neither leaves anything behind or prints a traceback.
 
     SIGINT, SIGTERM and SIGHUP raise :class:`_Signalled` in the main process, so every
     ``with`` block unwinds (an output's temporary is removed, worker processes are
@@ -142,9 +140,8 @@ def stdin_is_data() -> bool:
 def report_bug(bug: BaseException) -> None:
     """Show an exception that is no ActparseError for what it is: a bug in actparse.
 
-    Show an exception that is no :class:`~actparse.errors.ActparseError` for what it
-    is, a bug in actparse: its traceback (typer's hook, which leaves out the records in
-    its locals), then a line saying where to report it."""
+    Shown: the traceback (typer's hook, which leaves out the records in its locals), then a line
+    saying where to report it."""
     sys.excepthook(type(bug), bug, bug.__traceback__)
     print(
         f"this is a bug in actparse {__version__}: please report it at {ISSUES_URL}, "

@@ -34,8 +34,7 @@ class Listing:
 class Item:
     """An item type of a split negotiation: its count and its value to the record's party.
 
-    An item type of a split negotiation: how many there are, and what one is worth to
-    the party holding this record (``None`` when unknown)."""
+    ``value`` is ``None`` when unknown."""
 
     name: str
     count: int

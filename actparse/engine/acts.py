@@ -49,8 +49,8 @@ COARSE_FILE = "coarse.yaml"
 class CoarseAct:
     """One coarse act: its definition and the native intents each corpus maps to it.
 
-    One coarse act: its definition and, from an act file that still carries them,
-    the native intents each corpus maps to it (empty for the shipped inventory)."""
+    The intents come only from an act file that still carries them (empty for the shipped
+    inventory)."""
 
     name: str
     definition: str
@@ -108,8 +108,7 @@ class ActSpace:
     def coarse_map(self, corpus: str) -> CoarseMap | None:
         """The coarse map of a corpus, from this file or the corpus' own ``coarse.yaml``.
 
-        The coarse map of a corpus: this file's own lists for it, else ``coarse.yaml``
-        in the corpus' rule folder (``None`` when it has neither)."""
+        This file's own lists for the corpus come first; ``None`` when it has neither."""
         if corpus in self._inline:
             return self._inline[corpus]
         spec = registry.get(corpus).rules

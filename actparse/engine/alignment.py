@@ -23,8 +23,8 @@ _QUOTE_TOKENS = ("``", "''")
 def _normalized_with_origins(text: str) -> tuple[str, Sequence[int], Sequence[int]]:
     """Cocoa's normalization of ``text``, with the origin of each character.
 
-    Cocoa's normalization of ``text`` (see ``tokenizer._normalize``) and, for each of
-    its characters, the start and end in ``text`` of the characters it came from."""
+    The normalization is ``tokenizer._normalize``'s; a character's origin is the start and end in
+    ``text`` of the characters it came from."""
     lowered = text.lower()
     if ".." not in lowered and len(lowered) == len(text):
         # Most messages: one character for one, so the origins are the positions.

@@ -92,9 +92,8 @@ def pipeline(
 ) -> Pipeline:
     """The pipeline of a corpus: a parser and the corpus' coarse map.
 
-    The pipeline of a corpus: ``parser`` (default: the shipped one) and the corpus'
-    coarse map, from ``space`` (default: the parser's ``act_space``, else the shipped
-    inventory). A pipeline given is returned as it is."""
+    ``parser`` defaults to the shipped one; the map comes from ``space`` (default: the parser's
+    ``act_space``, else the shipped inventory). A pipeline given is returned as it is."""
     if isinstance(parser, Pipeline) and space is None:
         return parser
     if parser is None and space is None:

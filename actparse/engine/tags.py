@@ -416,8 +416,8 @@ def load_rules(
 ) -> RuleSet:
     """Load a tag-rule file, by default the shipped one, loaded once per process.
 
-    Load a tag-rule file; with no ``path``, the shipped file ``default`` (its parts
-    under ``rules/``, e.g. ``("craigslist", "tags.yaml")``), loaded once per process."""
+    With no ``path``: the shipped file ``default``, given by its parts under ``rules/`` (e.g.
+    ``("craigslist", "tags.yaml")``)."""
     if path is None and not default:
         raise TypeError("load_rules needs a path or a default shipped file")
     return load_file(path, default, _rule_set)

@@ -1,7 +1,6 @@
 """The report page: one HTML file that opens from disk with no server.
 
-The report page: one HTML file holding its styles, its script, plotly.js (once) and
-the data, so it opens from disk with no server and makes no request."""
+The file holds its styles, its script, plotly.js (once) and the data, and makes no request."""
 
 from __future__ import annotations
 

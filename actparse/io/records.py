@@ -94,8 +94,8 @@ def detect_format(path: str | Path) -> str:
 def read_records(path: str | Path, fmt: str = "auto") -> Iterator[Record]:
     """Stream the records of a file, stopping at the first that cannot be read.
 
-    Stream the records of a file (``-``: standard input), stopping at the first that
-    cannot be read with an :class:`InputError` naming the file and the line.
+    ``-`` is standard input; the record that cannot be read raises an :class:`InputError` naming the
+    file and the line.
 
     ``fmt`` is a format name of :mod:`actparse.registry` or ``auto``. JSON lines and
     plain-text layouts are read line by line; a JSON list is loaded whole; a Parquet

@@ -206,9 +206,9 @@ def _chain(head: list[_Line], rest: Iterator[_Line]) -> Iterator[_Line]:
 def _tell_layout(lines: Iterator[_Line], fmt: str) -> tuple[list[_Line], str, str | None]:
     """``(lines read so far, layout, plain-text format)``, from the first non-blank line.
 
-    ``(lines read so far, layout, the plain-text format it is in if any)``, from the
-    first non-blank line: a plain-text format's marker, or ``[`` opening a JSON list (a
-    first line that is a whole JSON value with more lines after it is JSON lines)."""
+    The format is ``None`` for a JSON layout. The line tells a plain-text format's marker, or ``[``
+    opening a JSON list (a first line that is a whole JSON value with more lines after it is JSON
+    lines)."""
     head: list[_Line] = []
     first = _next_filled(lines, head)
     if first is None or first.text is None:
@@ -245,9 +245,8 @@ def _next_filled(lines: Iterator[_Line], head: list[_Line]) -> _Line | None:
 def _lines_format(head: list[_Line], lines: Iterator[_Line], name: str) -> tuple[list[_Line], str]:
     """The format of JSON lines, and the lines read for it.
 
-    The format of JSON lines: that of the first line that is a JSON object (lines
-    before it that are not become errors when read); the lines read for it, and the
-    format."""
+    The format is that of the first line that is a JSON object; lines before it that are not become
+    errors when read."""
     more: list[_Line] = []
 
     def candidates() -> Iterator[_Line]:

@@ -288,10 +288,9 @@ class DealOrNoDealParser(SplitDialogueParser):
     def _acts(self, dialogue: Dialogue) -> list[Act]:
         """The acts of the turns, mirrored for a dialogue's second view.
 
-        The acts of the turns; the second view of a dialogue gets the first one's,
-        mirrored (:mod:`~actparse.corpora.splits.views`: the same as parsing it). The
-        strategies are added after, by :meth:`parse` or :meth:`parse_many`: they depend
-        on a turn's text alone."""
+        Mirroring (:mod:`~actparse.corpora.splits.views`) gives the same acts as parsing the second
+        view. The strategies are added after, by :meth:`parse` or :meth:`parse_many`: they depend on
+        a turn's text alone."""
         return self._views.parse(dialogue, super()._acts)
 
     def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:

@@ -327,8 +327,8 @@ def parse_split(
 def _continues(tokens: Sequence[str], lexicon: SplitLexicon) -> bool:
     """The message opens with "and", continuing the deal on the table.
 
-    The message opens with "and", after any interjection ("and the hat ?", "ok and i
-    get the books ?"): it continues the deal on the table rather than replacing it."""
+    An interjection may come first ("and the hat ?", "ok and i get the books ?"); such a message
+    continues the deal on the table rather than replacing it."""
     for tok in tokens:
         if lexicon.has("interjection", tok) or tok == ",":
             continue

@@ -372,9 +372,8 @@ def _count_after(tokens: Sequence[str], noun: int, lexicon: SplitLexicon) -> int
 def _takes_a_count(tokens: Sequence[str], i: int, lexicon: SplitLexicon) -> bool:
     """A bare number at ``i`` takes a count of the item talked about.
 
-    A bare number at ``i`` follows a verb of having or giving ("you can have 2",
-    "like all three"), its recipient ("give you two"), a pronoun heading a list ("me
-    1") or "with" ("fine with one")."""
+    It does when it follows a verb of having or giving ("you can have 2", "like all three"), its
+    recipient ("give you two"), a pronoun heading a list ("me 1") or "with" ("fine with one")."""
     j = i - 1
     if lexicon.has("all", tokens[j]) and j > 0:
         j -= 1  # "would you like all three?"

@@ -1,7 +1,6 @@
 """Step 2's reading of a quantity, looking back from an item noun.
 
-Step 2's reading of a quantity: the steps of
-:func:`~actparse.corpora.splits.mentions._quantity`, which looks back from an item noun.
+These are the steps of :func:`~actparse.corpora.splits.mentions._quantity`.
 
 :func:`look_back` walks over the determiners, vague words and fillers before the noun;
 :func:`written_quantity` reads the word before them (a number, "all", "the rest",

@@ -181,9 +181,9 @@ def _scan_clauses(
 ) -> _Scan:
     """Scan the message left to right, giving each mention the side of its clause.
 
-    Scan the message left to right: a mention gets the side of the clause it is in, set
-    by the words before it; a sentence end forgets the clause, a boundary ends a clause
-    of purpose and a negation, "to" + a verb not of having opens a clause of purpose."""
+    A clause's side is set by the words before the mention; a sentence end forgets the clause, a
+    boundary ends a clause of purpose and a negation, "to" + a verb not of having opens a clause of
+    purpose."""
     by_start = {m.start: m for m in mentions}
     n = len(tokens)
     # The word classes of each token, looked up once: ``word``, ``before`` and ``after``
@@ -473,9 +473,9 @@ def _opens_purpose(
 def _opens_clause(classes: Sequence[frozenset[str]], i: int) -> bool:
     """The verb at ``i`` starts a new clause, unless its subject stands before the boundary.
 
-    The verb at ``i`` starts a new clause ("fine, take the hat"), unless its subject
-    stands before the boundary word, maybe with auxiliaries between ("i also send", "i
-    would then get"). ``classes`` are the word classes of the message's tokens."""
+    A new clause: "fine, take the hat"; its subject before the boundary word, maybe with auxiliaries
+    between: "i also send", "i would then get". ``classes`` are the word classes of the message's
+    tokens."""
     if i == 0:
         return True
     before = classes[i - 1]

@@ -67,8 +67,8 @@ class ViewMemo:
     def parse(self, dialogue: Dialogue, parse: Callable[[Dialogue], list[Act]]) -> list[Act]:
         """The acts of ``dialogue``, mirrored from its other view when that was parsed lately.
 
-        The acts of ``dialogue``: mirrored from its other view when that was parsed
-        among the last ``size`` dialogues, else ``parse(dialogue)``."""
+        "Lately" is among the last ``size`` dialogues; otherwise the acts are
+        ``parse(dialogue)``."""
         if self.size <= 0 or len(dialogue.parties) != 2:
             return parse(dialogue)
         kept = self._kept.get(view_key(dialogue, mirrored=True))
