@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from actparse import registry
-from actparse.engine.pipeline import pipeline
+from actparse.engine.pipeline import pipeline, pipelines
 from actparse.io.messages import json_kind
 from actparse.io.records import InputError, Record, read_records
 from actparse.io.sources import detect_at
@@ -325,7 +325,7 @@ def iter_dialogue_rows(
 
     They are what :func:`iter_turn_rows` flattens (the arguments are its own). A second view is left
     out; a dialogue without turns is there, with no rows."""
-    chosen = parsers or {}
+    chosen = pipelines(parsers)  # a user's parser wrapped once, not once per dialogue
     previous = None if after is None else _view(_as_record(after, fmt, "<after>", start))
     # Each id tabled, and where it was first seen (the source's name is shared, not copied).
     seen: dict[str, tuple[str, int]] = {}
@@ -350,7 +350,7 @@ def iter_dialogue_rows(
                 f"at {first[0]}:{first[1]}, and a table needs one id per dialogue: leave "
                 "out the repeated record, or give each dialogue an id of its own"
             )
-        parser = pipeline(dialogue.corpus, chosen.get(dialogue.corpus))
+        parser = chosen.get(dialogue.corpus) or pipeline(dialogue.corpus)
         yield Tabled(record, ident, list(rows_of_dialogue(dialogue, parser.parse(dialogue), ident)))
 
 

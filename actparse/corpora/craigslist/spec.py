@@ -9,24 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from actparse.io.layouts import cocoa_kbs_are_mappings
 from actparse.registry import Corpus, Format
 
 __all__ = ["SPEC", "is_cocoa", "is_hf"]
 
 _CL = "actparse.corpora.craigslist"
-
-
-def _cocoa_kbs_are_mappings(raw: Mapping[str, Any]) -> bool | None:
-    """For a Cocoa transcript: whether its knowledge bases are mappings rather than lists.
-
-    For a Cocoa transcript (``scenario`` and ``events``): whether its knowledge bases
-    are mappings (Craigslist: an item and a role) rather than lists (MutualFriends:
-    friends); ``None`` for anything else."""
-    scenario = raw.get("scenario")
-    if not isinstance(scenario, Mapping) or "events" not in raw:
-        return None
-    kbs = scenario.get("kbs") or [None]
-    return isinstance(kbs[0], Mapping)
 
 
 def is_hf(raw: Mapping[str, Any]) -> bool:
@@ -36,7 +24,7 @@ def is_hf(raw: Mapping[str, Any]) -> bool:
 
 def is_cocoa(raw: Mapping[str, Any]) -> bool:
     """Whether a record is a Cocoa transcript of a sale (knowledge bases are mappings)."""
-    return _cocoa_kbs_are_mappings(raw) is True
+    return cocoa_kbs_are_mappings(raw) is True
 
 
 SPEC = Corpus(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from actparse.io.layouts import cocoa_kbs_are_mappings
 from actparse.registry import Corpus, Format
 
 __all__ = ["SPEC", "is_mutualfriends"]
@@ -21,13 +22,7 @@ def is_mutualfriends(raw: Mapping[str, Any]) -> bool:
 
     The HuggingFace layout (``scenario_kbs``), or a Cocoa transcript whose knowledge bases are lists
     of friends (a sale's are mappings: Craigslist)."""
-    if "scenario_kbs" in raw:
-        return True
-    scenario = raw.get("scenario")
-    if not isinstance(scenario, Mapping) or "events" not in raw:
-        return False
-    kbs = scenario.get("kbs") or [None]
-    return not isinstance(kbs[0], Mapping)
+    return "scenario_kbs" in raw or cocoa_kbs_are_mappings(raw) is False
 
 
 SPEC = Corpus(
