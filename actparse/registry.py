@@ -146,6 +146,14 @@ class Format:
     #: it is this one's; where two claim it and neither is narrower, the record is
     #: ambiguous (:class:`AmbiguousFormat`).
     narrower_than: tuple[str, ...] = ()
+    #: For a layout of one record per turn (a turn table): the dialogue a raw row belongs
+    #: to. Adjacent rows with the same key are one dialogue, made one record by
+    #: :attr:`group_rows`; the writer then returns one labelled row per input row.
+    row_key: Callable[[Mapping[str, Any]], Any] | None = None
+    #: With :attr:`row_key`: ``rows -> raw record``, the dialogue record of its rows (each
+    #: row kept whole in it); and ``raw record -> rows``, the rows back, in their order.
+    group_rows: Loadable | None = None
+    rows_of: Loadable | None = None
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import actparse
 from actparse import registry
 
 PLUGIN = Path(__file__).resolve().parent / "plugin"
-BUILTIN = ("craigslist", "dealornodeal", "casino", "mutualfriends")
+BUILTIN = ("craigslist", "dealornodeal", "casino", "mutualfriends", "chat")
 TOY = {
     "toy_turns": [
         {"speaker": 0, "text": "hello there"},
@@ -45,7 +45,7 @@ def toy() -> Iterator[registry.Corpus]:
 
 
 def test_the_builtin_corpora_are_registered_with_their_formats() -> None:
-    assert registry.names()[:4] == BUILTIN
+    assert registry.names()[: len(BUILTIN)] == BUILTIN
     assert registry.format_names()[:5] == ("hf", "cocoa", "dealornodeal", "casino", "mutualfriends")
     for corpus in registry.corpora():
         assert corpus.formats and corpus.headline and corpus.title
@@ -53,7 +53,9 @@ def test_the_builtin_corpora_are_registered_with_their_formats() -> None:
 
 def test_the_builtin_corpora_come_through_entry_points_as_plugins_do() -> None:
     points = {p.name: p.load() for p in entry_points(group=registry.ENTRY_POINT_GROUP)}
-    assert {c.name: c for c in registry.corpora()[:4]} == {n: points[n] for n in BUILTIN}
+    assert {c.name: c for c in registry.corpora()[: len(BUILTIN)]} == {
+        n: points[n] for n in BUILTIN
+    }
 
 
 def test_without_entry_points_the_registry_says_actparse_is_not_installed(
@@ -82,7 +84,7 @@ def test_an_entry_point_seen_twice_registers_its_corpus_once(
     monkeypatch.setattr(registry, "entry_points", lambda group: [*points, *points])
     registry._forget()
     try:
-        assert registry.names()[:4] == BUILTIN
+        assert registry.names()[: len(BUILTIN)] == BUILTIN
     finally:
         monkeypatch.undo()
         registry._forget()

@@ -39,6 +39,7 @@ VIEWS: dict[str, Callable[[str], tuple[list[str], str]]] = {
     "mutualfriends": _cocoa_view,
     "dealornodeal": _split_view("dealornodeal"),
     "casino": _split_view("casino"),
+    "chat": _cocoa_view,
 }
 CASES = [
     pytest.param(name, rule, text, expected, id=f"{name}:{rule.name}:{'+-'[not expected]}{text}")

@@ -1,0 +1,189 @@
+"""A dialogue record of your own, in the nested form, as a :class:`~actparse.models.Dialogue`.
+
+The nested form is one dialogue per record::
+
+    {"id": "d1", "turns": [{"speaker": "ann", "text": "hi"}, ...],
+     "items": {"book": 3, "hat": 1}, "listing_price": 120, "roles": {"ann": "seller"}}
+
+Only ``turns`` is required, each turn with a ``speaker`` (or actparse's ``agent``) and
+its ``text``; a turn may give its ``action`` (``message`` when absent: an ``offer``, an
+``accept``... in a table actparse wrote). The rows of a turn table are grouped into this
+form first (:mod:`actparse.corpora.chat.rows`), so both layouts are read here.
+
+Speakers become agents in the order they first speak, except that speakers written as
+the agent numbers ``0`` and ``1`` (a table actparse wrote) keep their numbers. Both
+parties see the same ``items`` (counts, values unknown) and the same listing price; a
+speaker's role comes from ``roles``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from actparse.errors import InputError
+from actparse.io.fields import count_field, list_field, record_reader, required, text_field
+from actparse.io.messages import json_kind
+from actparse.models import Dialogue, Item, Listing, Party, Turn
+
+__all__ = [
+    "CORPUS",
+    "dialogue_from_record",
+    "parse_items",
+    "parse_price",
+    "speaker_agents",
+]
+
+CORPUS = "chat"
+#: Speakers written as these agent numbers keep them (a per-turn table actparse wrote).
+_AGENT_NUMBERS = {0: 0, 1: 1, "0": 0, "1": 1}
+
+
+def parse_items(value: Any, what: str = "items") -> tuple[Item, ...]:
+    """The items of a negotiation: names and counts, from a mapping or its text.
+
+    ``{"book": 3, "hat": 1}``, its JSON text, or ``book=3;hat=1`` (``,`` also separates).
+    ``None`` or ``""``: no items.
+
+    >>> [(i.name, i.count) for i in parse_items("book=3; hat=1")]
+    [('book', 3), ('hat', 1)]
+    >>> parse_items("book:three")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    actparse.errors.InputError: items: expected name=count pairs ... got 'book:three'
+    """
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str):
+        value = _items_text(value, what)
+    if not isinstance(value, Mapping):
+        raise InputError(f"{what} must map item names to counts, got {json_kind(value)}")
+    items = []
+    for name, count in value.items():
+        if not isinstance(name, str) or not name.strip():
+            raise InputError(f"{what}: an item name must be a non-empty string, got {name!r}")
+        items.append(Item(name.strip(), count_field(count, f"{what}.{name}")))
+    return tuple(items)
+
+
+def _items_text(text: str, what: str) -> Any:
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            return json.loads(stripped)
+        except json.JSONDecodeError as err:
+            raise InputError(f"{what}: not a valid JSON object: {err.msg}") from None
+    pairs: dict[str, str] = {}
+    for part in stripped.replace(",", ";").split(";"):
+        if not part.strip():
+            continue
+        name, sep, count = part.partition("=")
+        if not sep or not name.strip() or not count.strip():
+            raise InputError(
+                f"{what}: expected name=count pairs separated by ';' (book=3;hat=1) or a JSON "
+                f"object, got {text!r}"
+            )
+        if name.strip() in pairs:
+            raise InputError(f"{what}: item {name.strip()!r} is given twice in {text!r}")
+        pairs[name.strip()] = count.strip()
+    return pairs
+
+
+def parse_price(value: Any, what: str = "listing_price") -> float | None:
+    """A price given as a number or as its text (``"1,200"``, ``"$950"``); none: ``None``.
+
+    >>> parse_price("$1,200")
+    1200.0
+    """
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise InputError(f"{what} must be a number, got {value!r}")
+    if isinstance(value, str):
+        try:
+            number = float(value.strip().lstrip("$€£").replace(",", ""))
+        except ValueError:
+            raise InputError(f"{what} must be a number, got {value!r}") from None
+    elif isinstance(value, int | float):
+        number = float(value)
+    else:
+        raise InputError(f"{what} must be a number, got {json_kind(value)}")
+    if not math.isfinite(number) or number < 0:
+        raise InputError(f"{what} must be a finite number from 0, got {value!r}")
+    return number
+
+
+def _speaker(turn: Any, what: str) -> Any:
+    if not isinstance(turn, Mapping):
+        raise InputError(f"{what} must be a JSON object, got {json_kind(turn)}")
+    speaker = turn.get("speaker", turn.get("agent"))
+    if speaker is None or speaker == "" or isinstance(speaker, bool | float | list | dict):
+        raise InputError(f"{what}: missing speaker (a 'speaker' name or an 'agent' number)")
+    return speaker
+
+
+def speaker_agents(speakers: Sequence[Any]) -> dict[str, int]:
+    """Each speaker's agent number: in the order they first speak, or their own 0 and 1.
+
+    >>> speaker_agents(["bob", "ann", "bob"])
+    {'bob': 0, 'ann': 1}
+    >>> speaker_agents([1, 0, 1])
+    {'1': 1, '0': 0}
+    """
+    if all(s in _AGENT_NUMBERS and not isinstance(s, bool) for s in speakers):
+        return {str(s): _AGENT_NUMBERS[s] for s in dict.fromkeys(speakers)}
+    agents: dict[str, int] = {}
+    for speaker in speakers:
+        agents.setdefault(str(speaker), len(agents))
+    return agents
+
+
+def _roles(value: Any, agents: Mapping[str, int]) -> dict[int, str]:
+    if value is None or value == "":
+        return {}
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            raise InputError(f"roles must map speakers to roles, got {value!r}") from None
+    if not isinstance(value, Mapping):
+        raise InputError(f"roles must map speakers to roles, got {json_kind(value)}")
+    roles: dict[int, str] = {}
+    for speaker, role in value.items():
+        if str(speaker) not in agents:
+            raise InputError(f"roles: {speaker!r} is no speaker of the dialogue")
+        roles[agents[str(speaker)]] = text_field(role, f"roles.{speaker}")
+    return roles
+
+
+@record_reader
+def dialogue_from_record(raw: dict[str, Any]) -> Dialogue:
+    """A :class:`Dialogue` from a record in the nested form (or a table's grouped rows).
+
+    Raises :class:`~actparse.errors.InputError` naming the field (and the turn) at fault.
+    """
+    turns_raw = list_field(required(raw, "turns"), "turns")
+    speakers = [_speaker(t, f"turns[{k}]") for k, t in enumerate(turns_raw)]
+    agents = speaker_agents(speakers)
+    items = parse_items(raw.get("items"))
+    price = parse_price(raw.get("listing_price"))
+    roles = _roles(raw.get("roles"), agents)
+    listing = None if price is None else Listing(title="", description="", price=price)
+    parties = tuple(Party(role=roles.get(a, ""), listing=listing, items=items) for a in (0, 1))
+    turns = []
+    for k, (turn, speaker) in enumerate(zip(turns_raw, speakers)):
+        text = turn.get("text")
+        text = "" if text is None else text_field(text, f"turns[{k}].text")
+        action = turn.get("action") or "message"
+        turns.append(Turn(k, agents[str(speaker)], text_field(action, f"turns[{k}].action"), text))
+    ident = raw.get("id", raw.get("dialogue_id"))
+    outcome = {"speakers": sorted(agents, key=agents.__getitem__)}
+    return Dialogue(
+        turns=tuple(turns),
+        parties=(parties[0], parties[1]),
+        id=None if ident is None else str(ident),
+        corpus=CORPUS,
+        outcome=outcome,
+    )

@@ -1,0 +1,69 @@
+"""Your own dialogues as the registry knows them: their layouts and how each is detected.
+
+Only this module (and the package's ``__init__``) is imported to know the corpus,
+through the ``actparse_corpora`` entry point; the rest is named by dotted path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from actparse.registry import Corpus, Format
+
+__all__ = ["SPEC", "is_nested", "is_turn_row", "row_dialogue"]
+
+_CHAT = "actparse.corpora.chat"
+
+
+def is_turn_row(raw: Mapping[str, Any]) -> bool:
+    """Whether a record is one row of a turn table (``dialogue_id``, ``speaker``, ``text``).
+
+    A per-turn table actparse wrote (``agent`` for the speaker) is one too.
+    """
+    return (
+        "dialogue_id" in raw
+        and "text" in raw
+        and ("speaker" in raw or "agent" in raw)
+        and "turns" not in raw
+    )
+
+
+def is_nested(raw: Mapping[str, Any]) -> bool:
+    """Whether a record is one dialogue in the nested form (a list of ``turns``)."""
+    return isinstance(raw.get("turns"), list)
+
+
+def row_dialogue(raw: Mapping[str, Any]) -> Any:
+    """The dialogue a row belongs to: its ``dialogue_id``, as text (``7`` and ``"7"`` alike)."""
+    return str(raw.get("dialogue_id"))
+
+
+SPEC = Corpus(
+    name="chat",
+    title="Chat (your own dialogues)",
+    order=50,
+    formats=(
+        Format(
+            name="turns",
+            help="your own dialogues, one row per turn (CSV, JSON lines, Parquet)",
+            detect=is_turn_row,
+            reader=f"{_CHAT}.reader:dialogue_from_record",
+            writer=f"{_CHAT}.writer:write_rows",
+            row_key=row_dialogue,
+            group_rows=f"{_CHAT}.rows:group_rows",
+            rows_of=f"{_CHAT}.rows:rows_of",
+        ),
+        Format(
+            name="nested",
+            help="your own dialogues, one per JSON line with a list of turns",
+            detect=is_nested,
+            reader=f"{_CHAT}.reader:dialogue_from_record",
+            writer=f"{_CHAT}.writer:write_nested",
+        ),
+    ),
+    parser=f"{_CHAT}.parser:ChatParser",
+    evaluator=f"{_CHAT}.evaluate:evaluate_chat",
+    headline="coarse_agreement",
+    rules="chat",
+)
