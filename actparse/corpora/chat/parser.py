@@ -137,8 +137,9 @@ class ChatParser:
         listing = self.prices.listing(dialogue)
         found: list[list[PriceMention]] = []
         first: dict[int, float] = {}
+        marked_only = bool(dialogue.parties[0].items) and listing.price is None
         for turn in dialogue.turns:
-            mentions = self.prices.find(turn.text, listing)[1] if turn.text else []
+            mentions = self.prices.find(turn.text, listing, marked_only)[1] if turn.text else []
             found.append(mentions)
             if mentions and turn.agent not in first:
                 first[turn.agent] = mentions[0].value
@@ -183,7 +184,7 @@ class ChatParser:
     @staticmethod
     def _formal_act(turn: Turn, found: Sequence[PriceMention], ctx: _Context) -> Act:
         """The act of a formal action: its coarse act, with the price its text names."""
-        intent = formal_intent(turn.action)
+        intent = formal_intent(turn.action or "")
         if intent is None:
             return Act(turn.index, turn.agent, None, note=UNKNOWN_FORMAL.format(turn.action))
         price = turn.offer_price

@@ -14,6 +14,9 @@ Whose price is whose (:func:`writer_roles`): a speaker's declared role, else the
 the buyer, the other the seller), else ``lower-first-price`` (of the first prices the
 two speakers name, the lower one's speaker is the buyer). A speaker of no known role is
 read as Craigslist reads one whose partner is no seller: as a seller.
+
+In a dialogue that declares items and no listing price, numbers are counts: only a
+number marked as money (``$``, a currency mark) is a price (``counts-are-no-prices``).
 """
 
 from __future__ import annotations
@@ -123,14 +126,24 @@ class PriceTracker:
     def __init__(self) -> None:
         self.finder = PriceFinder(load_lexicon(), "cocoa")
 
-    def find(self, text: str, listing: ListingContext) -> tuple[list[str], list[PriceMention]]:
-        """The Cocoa tokens of a message and the prices among them (types unresolved)."""
+    def find(
+        self, text: str, listing: ListingContext, marked_only: bool = False
+    ) -> tuple[list[str], list[PriceMention]]:
+        """The Cocoa tokens of a message and the prices among them (types unresolved).
+
+        ``marked_only`` (``counts-are-no-prices``): only a number with a money mark is a
+        price, as in a dialogue of items and no listing price, whose numbers are counts.
+        """
         tokens = tokenize(text)
         if _has_currency(text):
-            return tokens, self.finder.find(currency_tokens(tokens), listing)
-        if self.finder.skips(text):
+            found = self.finder.find(currency_tokens(tokens), listing)
+        elif self.finder.skips(text):
             return tokens, []
-        return tokens, self.finder.find(tokens, listing)
+        else:
+            found = self.finder.find(tokens, listing)
+        if marked_only:
+            found = [m for m in found if m.surface.startswith("$") or "$" in m.surface]
+        return tokens, found
 
     @staticmethod
     def listing(dialogue: Dialogue) -> ListingContext:
