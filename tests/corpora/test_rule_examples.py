@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from actparse import registry
+from actparse.corpora.chat.items import message_tokens
 from actparse.corpora.splits.lexicon import load_split_lexicon
 from actparse.corpora.splits.tokens import tokenize as split_tokenize
 from actparse.engine.rulefiles import shipped
@@ -34,12 +35,18 @@ def _split_view(corpus: str) -> Callable[[str], tuple[list[str], str]]:
     return view
 
 
+def _chat_view(text: str) -> tuple[list[str], str]:
+    # The chat corpus: the split tokenizer with the shared lexicon, text rules on the join.
+    tokens = list(message_tokens(text))
+    return tokens, " ".join(tokens)
+
+
 VIEWS: dict[str, Callable[[str], tuple[list[str], str]]] = {
     "craigslist": _cocoa_view,
     "mutualfriends": _cocoa_view,
     "dealornodeal": _split_view("dealornodeal"),
     "casino": _split_view("casino"),
-    "chat": _cocoa_view,
+    "chat": _chat_view,
 }
 CASES = [
     pytest.param(name, rule, text, expected, id=f"{name}:{rule.name}:{'+-'[not expected]}{text}")

@@ -1,0 +1,277 @@
+"""Item words of declared item names, and the split lexicon of a dialogue's item set.
+
+A dialogue of no known corpus declares its items by name (``{"glimmerstone": 3,
+"sky-rope": 1}``); nothing says how its writers spell them. The words of each item come
+from its name by the named rules of ``rules/chat/splits.yaml``:
+
+- the name as the split parser tokenizes it (``sky-rope`` is the phrase ``sky - rope``;
+  a hyphenated or spaced name is also read written together or with a space);
+- its plural, by the first plural rule whose ending matches (``berry`` -> ``berries``,
+  ``loaf`` -> ``loaves``), and the plain ``s`` plural beside it;
+- near-spellings of a name of ``min_length`` letters or more: one letter after the
+  first dropped, doubled, or two neighbouring letters swapped (``firwood``, ``watter``,
+  ``wtaer``); they name the item only with a written count (weak words).
+
+A generated word that is a word of the shared lexicon (a number word, a word class:
+"none", "the", "some"...) or that two items make is no item word (``no-collision``).
+:func:`item_lexicon` builds the :class:`~actparse.corpora.splits.lexicon.SplitLexicon`
+of an item set once per process and set of names.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from actparse.corpora.splits.lexicon import (
+    CORPUS_FILE,
+    LEXICON_FILE,
+    SplitLexicon,
+    parse_split_lexicon,
+)
+from actparse.corpora.splits.tokens import tokenize as split_tokenize
+from actparse.engine.folders import corpus_file
+from actparse.engine.rulefiles import LINE, RuleError, check_keys, load_file, where
+
+__all__ = [
+    "ItemWordRules",
+    "PluralRule",
+    "base_lexicon",
+    "item_lexicon",
+    "item_words",
+    "load_item_word_rules",
+    "message_tokens",
+    "near_spellings",
+]
+
+CORPUS = "chat"
+#: The keys of ``splits.yaml`` the split parser reads itself; the rest are this module's.
+_SETTING_KEYS = ("description", "bare_noun", "the_singular", "unnamed", "claims_need_verb")
+_OWN_KEYS = frozenset({*_SETTING_KEYS, "contractions", "plurals", "near_spellings"})
+#: The edits a near-spelling rule may name.
+EDITS = ("letter-dropped", "letter-doubled", "letters-swapped")
+
+
+@dataclass(frozen=True)
+class PluralRule:
+    """One named plural rule: a name ending (a regular expression) and its replacement."""
+
+    name: str
+    ending: re.Pattern[str]
+    plural: str
+    examples: Mapping[str, str]
+    counterexamples: Mapping[str, str]
+
+    def apply(self, word: str) -> str | None:
+        """The plural of ``word`` by this rule, or ``None`` when its ending does not match."""
+        if not self.ending.search(word):
+            return None
+        return self.ending.sub(self.plural, word, count=1)
+
+
+@dataclass(frozen=True)
+class ItemWordRules:
+    """The rules that make item words: plurals, then near-spellings and their edits."""
+
+    plurals: tuple[PluralRule, ...]
+    min_length: int
+    edits: tuple[str, ...]
+    #: The edit rules with their examples (name -> {word: near-spelling}).
+    edit_examples: Mapping[str, Mapping[str, str]]
+    #: The split parser's settings and contractions (``splits.yaml`` without these rules).
+    settings: Mapping[str, Any]
+
+    def plural(self, word: str) -> str:
+        """The plural of one word by the first rule that matches.
+
+        >>> rules = load_item_word_rules()
+        >>> rules.plural("berry"), rules.plural("loaf"), rules.plural("torch")
+        ('berries', 'loaves', 'torches')
+        """
+        for rule in self.plurals:
+            found = rule.apply(word)
+            if found is not None:
+                return found
+        return word + "s"
+
+
+def _pairs(value: Any, at: str, key: str) -> dict[str, str]:
+    if not isinstance(value, Mapping):
+        raise RuleError(f"{at}: {key} must map a word to a word")
+    return {str(k): str(v) for k, v in value.items() if k != LINE}
+
+
+def _plural_rules(doc: Any, source: str) -> tuple[PluralRule, ...]:
+    if not isinstance(doc, list) or not doc:
+        raise RuleError(f"{source}:1: plurals must be a non-empty list of rules")
+    rules = []
+    for raw in doc:
+        at = where(source, raw)
+        keys = {"name", "ending", "plural", "examples", "counterexamples"}
+        check_keys(raw, keys, at, "plural rule", required=tuple(keys))
+        try:
+            ending = re.compile(str(raw["ending"]))
+        except re.error as err:
+            raise RuleError(f"{at}: plural rule {raw['name']!r}: bad ending: {err}") from None
+        rules.append(
+            PluralRule(
+                str(raw["name"]),
+                ending,
+                str(raw["plural"]),
+                _pairs(raw["examples"], at, "examples"),
+                _pairs(raw["counterexamples"], at, "counterexamples"),
+            )
+        )
+    return tuple(rules)
+
+
+def _near_rules(doc: Any, source: str) -> tuple[int, tuple[str, ...], dict[str, dict[str, str]]]:
+    at = where(source, doc)
+    check_keys(doc, {"min_length", "edits"}, at, "near_spellings", required=("min_length", "edits"))
+    min_length = doc["min_length"]
+    if not isinstance(min_length, int) or isinstance(min_length, bool) or min_length < 3:
+        raise RuleError(f"{at}: near_spellings.min_length must be a whole number from 3")
+    edits: dict[str, dict[str, str]] = {}
+    for raw in doc["edits"]:
+        edit_at = where(source, raw)
+        check_keys(raw, {"name", "description", "examples"}, edit_at, "edit", required=("name",))
+        if raw["name"] not in EDITS:
+            raise RuleError(f"{edit_at}: unknown edit {raw['name']!r}; one of {list(EDITS)}")
+        edits[str(raw["name"])] = _pairs(raw.get("examples", {}), edit_at, "examples")
+    return min_length, tuple(edits), edits
+
+
+def _parse_rules(doc: Any, source: str) -> ItemWordRules:
+    doc = check_keys(doc, _OWN_KEYS, f"{source}:1", "the chat split rules")
+    if "items" in doc:
+        raise RuleError(f"{source}: the chat corpus declares no items: each dialogue does")
+    min_length, edits, examples = _near_rules(doc.get("near_spellings"), source)
+    settings = {k: doc[k] for k in (*_SETTING_KEYS, "contractions") if k in doc}
+    return ItemWordRules(
+        _plural_rules(doc.get("plurals"), source), min_length, edits, examples, settings
+    )
+
+
+@functools.cache
+def load_item_word_rules() -> ItemWordRules:
+    """The item-word rules and settings of ``rules/chat/splits.yaml``, read once."""
+    return load_file(corpus_file(CORPUS, CORPUS_FILE), (), _parse_rules)
+
+
+def near_spellings(word: str, edits: Iterable[str] = EDITS) -> set[str]:
+    """Every spelling one named edit away from ``word`` (the word itself left out).
+
+    >>> sorted(near_spellings("water", ["letters-swapped"]))
+    ['waetr', 'watre', 'wtaer']
+    """
+    found: set[str] = set()
+    chosen = set(edits)
+    # The first letter stays: writers rarely get it wrong, and without it a name is
+    # often another word ("water" - "ater").
+    for k in range(1, len(word)):
+        if "letter-dropped" in chosen:
+            found.add(word[:k] + word[k + 1 :])
+        if "letter-doubled" in chosen and word[k].isalpha():
+            found.add(word[:k] + word[k] + word[k:])
+        if "letters-swapped" in chosen and k + 1 < len(word) and word[k] != word[k + 1]:
+            found.add(word[:k] + word[k + 1] + word[k] + word[k + 2 :])
+    found.discard(word)
+    return {w for w in found if w and not w.startswith(" ") and not w.endswith(" ")}
+
+
+def _spoken_forms(name: str, lexicon: SplitLexicon) -> list[str]:
+    """A name as the split tokenizer reads it, and its written-together and spaced forms."""
+    tokens = split_tokenize(name, lexicon)
+    forms = [" ".join(tokens)]
+    words = [t for t in tokens if t.isalnum()]
+    if len(words) > 1:
+        forms += [" ".join(words), "".join(words)]
+    return list(dict.fromkeys(forms))
+
+
+def item_words(
+    names: Sequence[str], rules: ItemWordRules, lexicon: SplitLexicon
+) -> list[tuple[list[str], list[str]]]:
+    """The words of each item, by the rules: (names and plurals, near-spellings).
+
+    ``lexicon`` is the shared one, whose words no item takes (``no-collision``); a word two
+    items make is left out of both.
+    """
+    taken = set(lexicon.classes) | set(lexicon.numbers)
+    exact: list[list[str]] = []
+    for name in names:
+        words: list[str] = []
+        for form in _spoken_forms(name.lower(), lexicon):
+            head, _, last = form.rpartition(" ")
+            plural = rules.plural(last)
+            words += [form, f"{head} {plural}".strip(), f"{head} {last}s".strip()]
+        exact.append(list(dict.fromkeys(w for w in words if w not in taken)))
+    near: list[list[str]] = []
+    for name, words in zip(names, exact):
+        found: set[str] = set()
+        if len(name.replace(" ", "").replace("-", "")) >= rules.min_length:
+            for word in words:
+                found |= near_spellings(word, rules.edits)
+        near.append(sorted(found - taken))
+    counts: dict[str, int] = {}
+    for word in {w for ws in exact for w in ws} | {w for ws in near for w in ws}:
+        counts[word] = sum(word in set(e) | set(n) for e, n in zip(exact, near))
+    shared = {w for w, c in counts.items() if c > 1}
+    return [
+        ([w for w in e if w not in shared], [w for w in n if w not in shared and w not in e])
+        for e, n in zip(exact, near)
+    ]
+
+
+def _shared_document() -> tuple[Any, str]:
+    return load_file(None, LEXICON_FILE, lambda doc, source: (doc, source))
+
+
+@functools.cache
+def base_lexicon() -> SplitLexicon:
+    """The shared lexicon with the chat settings and no item: how messages are tokenized.
+
+    The split parser wants one item at least; a placeholder of no word stands in and is
+    dropped.
+    """
+    doc, source = _shared_document()
+    part = {**load_item_word_rules().settings, "items": [{"name": "-", "words": []}]}
+    lexicon = parse_split_lexicon(doc, source, part, "rules/chat/splits.yaml", CORPUS)
+    return _without_items(lexicon)
+
+
+def _without_items(lexicon: SplitLexicon) -> SplitLexicon:
+    fields = {k: getattr(lexicon, k) for k in lexicon.__dataclass_fields__ if k != "classes"}
+    return SplitLexicon(**{**fields, "items": (), "item_words": {}})
+
+
+def message_tokens(text: str) -> tuple[str, ...]:
+    """The tokens the tag rules see: the split tokenizer with the shared lexicon.
+
+    >>> message_tokens("I can't do that, OK?")
+    ('i', 'can', 'not', 'do', 'that', ',', 'ok', '?')
+    """
+    return split_tokenize(text, base_lexicon())
+
+
+@functools.lru_cache(maxsize=256)
+def item_lexicon(names: tuple[str, ...]) -> SplitLexicon:
+    """The split lexicon of one set of declared item names, built once per set.
+
+    >>> lexicon = item_lexicon(("moonfruit", "sky-rope"))
+    >>> [lexicon.item_words[w] for w in ("moonfruits", "monfruit", "sky - ropes", "skyrope")]
+    [0, 0, 1, 1]
+    """
+    rules = load_item_word_rules()
+    doc, source = _shared_document()
+    words = item_words(names, rules, base_lexicon())
+    items = []
+    for name, (exact, near) in zip(names, words):
+        # A near-spelling names the item only with a written count: "2 hast" is hats,
+        # but a bare near-spelling may be another word of the writer's ("hast").
+        items.append({"name": name, "words": exact or [name.lower()], "weak_words": near})
+    part = {**rules.settings, "items": items}
+    return parse_split_lexicon(doc, source, part, "rules/chat/splits.yaml (generated)", CORPUS)

@@ -1,0 +1,66 @@
+"""The item splits of a chat dialogue: the shared split turn loop with the declared items.
+
+:class:`ChatSplitParser` is :class:`~actparse.corpora.splits.dialogue.SplitDialogueParser`
+configured by a dialogue's item set (its lexicon from :func:`.items.item_lexicon`) and
+the chat tag rules; :func:`split_parser` builds one per set of item names. Its intents
+are only the split-level ones (:data:`.intents.SPLIT_RULES`); the chat decision list
+decides the coarse act from them.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from actparse.corpora.chat.intents import RULE_TAGS, SPLIT_RULES
+from actparse.corpora.chat.items import item_lexicon
+from actparse.corpora.splits.claims import SplitParse
+from actparse.corpora.splits.dialogue import DealState, SplitDialogueParser
+from actparse.engine.folders import corpus_tag_rules
+from actparse.engine.strategies import default_tagger
+
+__all__ = ["ChatDealState", "ChatSplitParser", "split_parser"]
+
+
+@dataclass
+class ChatDealState(DealState):
+    """The deal state, and whether the message just parsed names an item."""
+
+    names_items: bool = False
+
+
+class ChatSplitParser(SplitDialogueParser):
+    """The split turn loop for one set of declared items."""
+
+    corpus = "chat"
+    rule_tags = RULE_TAGS
+    intent_rules = SPLIT_RULES
+    refusal_tag = "disagree"
+    need_tag = "need"
+    need_subject = "self"
+    concession = "concession"
+    refusal_intents = frozenset({"disagree"})
+
+    def __init__(self, items: tuple[str, ...]) -> None:
+        self.items = items
+        super().__init__(
+            lexicon=item_lexicon(items),
+            rules=corpus_tag_rules("chat"),
+            strategies=default_tagger(),
+        )
+
+    def parse_message(
+        self, text: str, writer: int, totals: Sequence[int], state: DealState
+    ) -> tuple[SplitParse, frozenset[str]]:
+        """The split parse of a message; notes on the state whether it names an item."""
+        parsed, tags = super().parse_message(text, writer, totals, state)
+        if isinstance(state, ChatDealState):
+            state.names_items = parsed.names_items
+        return parsed, tags
+
+
+@functools.lru_cache(maxsize=64)
+def split_parser(items: tuple[str, ...]) -> ChatSplitParser:
+    """The split parser of one set of item names, built once per set."""
+    return ChatSplitParser(items)

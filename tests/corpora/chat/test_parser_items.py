@@ -1,0 +1,119 @@
+"""The chat parser's item words (plurals, near-spellings, collisions) and its speaker rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from actparse.corpora.chat.items import (
+    base_lexicon,
+    item_lexicon,
+    item_words,
+    load_item_word_rules,
+    near_spellings,
+)
+from actparse.corpora.chat.parser import speakers_note
+from actparse.corpora.chat.reader import dialogue_from_record
+from actparse.engine.pipeline import pipeline
+
+RULES = load_item_word_rules()
+PLURAL_CASES = [
+    pytest.param(rule, word, plural, expected, id=f"{rule.name}:{'+-'[not expected]}{word}")
+    for rule in RULES.plurals
+    for expected, pairs in ((True, rule.examples), (False, rule.counterexamples))
+    for word, plural in pairs.items()
+]
+
+
+@pytest.mark.parametrize(("rule", "word", "plural", "expected"), PLURAL_CASES)
+def test_plural_rule_examples(rule, word: str, plural: str, expected: bool) -> None:
+    assert (rule.apply(word) == plural) is expected
+
+
+@pytest.mark.parametrize(
+    ("edit", "word", "near"),
+    [(e, w, n) for e, pairs in RULES.edit_examples.items() for w, n in pairs.items()],
+)
+def test_near_spelling_edit_examples(edit: str, word: str, near: str) -> None:
+    assert near in near_spellings(word, [edit])
+
+
+@pytest.mark.parametrize(
+    ("word", "plural"),
+    [
+        ("book", "books"),
+        ("berry", "berries"),
+        ("box", "boxes"),
+        ("knife", "knives"),
+        ("woman", "women"),
+        ("key", "keys"),
+        ("chef", "chefs"),
+    ],
+)
+def test_plurals(word: str, plural: str) -> None:
+    assert RULES.plural(word) == plural
+
+
+def test_near_spellings_only_for_long_names_and_only_with_a_count() -> None:
+    lexicon = item_lexicon(("hat", "moonfruit"))
+    assert "hatt" not in lexicon.item_words  # "hat" is shorter than min_length
+    assert lexicon.item_words["monfruit"] == 1
+    assert "monfruit" in lexicon.weak_words and "moonfruit" not in lexicon.weak_words
+
+
+def test_the_first_letter_stays() -> None:
+    assert "ater" not in near_spellings("water")
+
+
+def test_near_spellings_never_take_a_shared_word() -> None:
+    # The shared lexicon's words (number words, word classes) are never item words.
+    exact, near = item_words(("three",), RULES, base_lexicon())[0]
+    assert "three" not in exact  # a number word is no item word
+    assert not set(near) & set(base_lexicon().classes)
+
+
+def test_a_word_two_items_make_is_neither_item_word() -> None:
+    # "boats" with a letter dropped is "bats", the plural of "bat": it names neither.
+    (_, boat_near), (bat_exact, _) = item_words(("boats", "bat"), RULES, base_lexicon())
+    assert "bats" not in boat_near and "bats" not in bat_exact
+    assert "bat" in bat_exact and "bots" in boat_near
+
+
+def test_multi_word_and_hyphenated_names() -> None:
+    lexicon = item_lexicon(("sky-rope", "ice cream"))
+    for word in ("sky - rope", "sky - ropes", "sky rope", "skyrope", "ice cream", "icecream"):
+        assert word in lexicon.item_words, word
+
+
+def test_any_number_of_items_and_counts() -> None:
+    record = {
+        "turns": [
+            {"speaker": "a", "text": "i want 5 apples and the pears , you get the rest"},
+            {"speaker": "b", "text": "ok"},
+        ],
+        "items": {"apple": 7, "pear": 2, "plum": 4, "fig": 1},
+    }
+    acts = pipeline("chat").parse(dialogue_from_record(record))
+    assert acts[0].coarse == "propose"
+    assert acts[0].split is not None
+    assert acts[0].split.to_dict()["0"] == {"apple": 5, "pear": 2, "plum": 0, "fig": 0}
+
+
+def test_three_speakers_get_acts_and_prices_and_no_splits() -> None:
+    record = {
+        "turns": [
+            {"speaker": "a", "text": "i will take the hats for $20"},
+            {"speaker": "b", "text": "how about $15 ?"},
+            {"speaker": "c", "text": "i want the hats too"},
+        ],
+        "items": {"hat": 2},
+    }
+    acts = pipeline("chat").parse(dialogue_from_record(record))
+    assert [a.price for a in acts] == [20.0, 15.0, None]
+    assert all(a.split is None and speakers_note(3) in a.tags for a in acts)
+    assert acts[1].coarse == "propose"
+
+
+def test_one_speaker_is_said_too() -> None:
+    record = {"turns": [{"speaker": "a", "text": "hello"}]}
+    (act,) = pipeline("chat").parse(dialogue_from_record(record))
+    assert act.coarse == "greet" and speakers_note(1) in act.tags
