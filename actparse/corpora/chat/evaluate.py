@@ -272,7 +272,8 @@ class ChatReport(Report):
         """The figures, then one row per reference coarse act: recall, precision, confusion."""
         s = self.summary()
         unscored = s["unscored_dialogues"]
-        note = f"{s['dialogues']} dialogues, {s['scored_dialogues']} with reference columns" + (
+        dialogues = f"{s['dialogues']} dialogue{'' if s['dialogues'] == 1 else 's'}"
+        note = f"{dialogues}, {s['scored_dialogues']} with reference columns" + (
             f" ({unscored} without: not scored)" if unscored else ""
         )
         rows = [
