@@ -60,8 +60,10 @@ def _price(price: float | None) -> str:
 
 
 def _speakers(dialogue: Dialogue) -> list[str]:
-    """The speakers' names by agent number (``agent 2`` where a name is missing)."""
-    names = [str(s) for s in (dialogue.outcome or {}).get("speakers", [])]
+    """The speakers' names by agent number (``agent 2`` where a name is missing or a number)."""
+    speakers = [str(s) for s in (dialogue.outcome or {}).get("speakers", [])]
+    # "0 food 2" would read as counts: a speaker written as a number is named as an agent.
+    names = [f"agent {s}" if s.isdigit() else s for s in speakers]
     top = max((t.agent for t in dialogue.turns), default=1)
     return names + [f"agent {a}" for a in range(len(names), max(top + 1, 2))]
 

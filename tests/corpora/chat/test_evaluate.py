@@ -404,3 +404,12 @@ def test_eval_of_dialogues_without_references_says_there_is_nothing_to_score(
     assert result.exit_code == TROUBLE
     assert "Traceback" not in result.output
     assert "nothing to score: none of its 1 dialogue has a reference column" in result.stderr
+
+
+def test_speakers_written_as_numbers_are_named_as_agents_in_misses() -> None:
+    record = _split_dialogue(ANN_PROPOSAL)
+    for turn, speaker in zip(record["turns"], (0, 1, 0)):
+        turn["speaker"] = speaker
+    record["turns"][-1]["reference_split"] = {"0": {"book": 2}, "1": {"hat": 1}}
+    (miss,) = _evaluate(record).misses()
+    assert miss.summary.startswith("final split agent 0 book 2 hat 0 | agent 1 book 0 hat 1;")
