@@ -141,6 +141,10 @@ class Report(ABC):
         Zero means the input had nothing to score: the figure would be a guess."""
         return None
 
+    def reference_wanted(self) -> str:
+        """What an input must carry to be scored, as the error for one without it says."""
+        return f"the reference {self.headline} compares with"
+
     def agent_names(self) -> tuple[str, str] | None:
         """How the misses name agents 0 and 1.
 
@@ -244,6 +248,6 @@ def evaluate_records(
         n = int(report.summary().get("dialogues", 0))
         raise InputError(
             f"{source}: nothing to score: none of its {n} dialogue{'' if n == 1 else 's'} "
-            f"has the reference {report.headline} compares with; 'actparse label' labels them"
+            f"has {report.reference_wanted()}; 'actparse label' labels them"
         )
     return report
