@@ -232,7 +232,8 @@ def to_frame(
     else its position among the input's records from 0, as text; unique in the table: a
     repeated id is an :class:`InputError`), ``turn``, ``agent``, ``role``, ``action``,
     ``text``, ``intent`` (native), ``coarse``, ``price``, ``split`` (per item, what each
-    agent gets) and ``entities``; :data:`actparse.io.turns.COLUMNS` describes each. Each
+    agent gets) and ``entities``; :data:`actparse.io.turns.COLUMNS` describes each. A turn
+    table's own other columns (``speaker``, ``items``...) follow them, as ``object``. Each
     dialogue appears once: a corpus that lists a dialogue once from each side (Deal or
     No Deal) names a key both views share, and a record with the same key as the record
     right before it is that dialogue's other view, left out. The arguments are those of
@@ -245,10 +246,17 @@ def to_frame(
     pd = _pandas()
     columns: dict[str, list[Any]] = {c.name: [] for c in COLUMNS}
     rows = iter_turn_rows(source, corpus=corpus, fmt=fmt, parsers=parsers, after=after, start=start)
-    for row in rows:
-        for name, values in columns.items():
-            values.append(row[name])
-    return pd.DataFrame({c.name: pd.Series(columns[c.name], dtype=c.kind.pandas) for c in COLUMNS})
+    for count, row in enumerate(rows):
+        for name, value in row.items():
+            # The input's own columns (a turn table's): null where a row lacks one.
+            columns.setdefault(name, [None] * count).append(value)
+        for values in columns.values():
+            if len(values) <= count:
+                values.append(None)
+    kinds = {c.name: c.kind.pandas for c in COLUMNS}
+    return pd.DataFrame(
+        {name: pd.Series(v, dtype=kinds.get(name, "object")) for name, v in columns.items()}
+    )
 
 
 def _pandas() -> Any:
