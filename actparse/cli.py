@@ -238,10 +238,14 @@ def _say_labelled(summary: Summary, where: str) -> None:
     rows = f" ({_count(summary.rows, 'row')})" if summary.rows else ""
     _say(f"labelled {done}{_count(summary.records, 'dialogue')}{rows} to {where}{skipped}")
     if summary.errors:
-        bad_rows = f" ({summary.error_rows} of {summary.rows} rows)" if summary.rows else ""
+        if summary.rows:  # a turn table: its dialogues are written back as their rows
+            what = f"dialogues ({summary.error_rows} of {summary.rows} rows)"
+            them = "their rows were"
+        else:
+            what, them = "records", "they were"
         _say(
-            f"{summary.errors} of {summary.records} records{bad_rows} could not be labelled; "
-            "they were written unchanged with an 'actparse_error' field"
+            f"{summary.errors} of {summary.records} {what} could not be labelled; "
+            f"{them} written unchanged with an 'actparse_error' field"
         )
         if summary.errors == summary.records:
             _say("error: no record could be labelled")
