@@ -13,7 +13,13 @@ from typing import TYPE_CHECKING, Any
 from actparse import registry
 from actparse.engine.pipeline import pipeline, pipelines
 from actparse.io.messages import json_kind
-from actparse.io.records import InputError, Record, format_of_record, read_records
+from actparse.io.records import (
+    InputError,
+    Record,
+    format_of_record,
+    group_records,
+    read_records,
+)
 from actparse.io.turns import COLUMNS, Source, iter_turn_rows, rows_of_dialogue
 from actparse.io.writers import write_record
 from actparse.models import Act, Dialogue
@@ -49,8 +55,11 @@ def _record(raw: Any, source: str = "<record>", line: int = 1) -> Record:
     record = dict(raw)
     fmt = format_of_record(record)
     if fmt is None:
-        raise InputError(f"{source}:{line}: cannot tell which corpus this record is from")
-    return Record(record, fmt, source, line)
+        hint = registry.explain(record)
+        why = f": {hint}" if hint else ""
+        raise InputError(f"{source}:{line}: cannot tell which corpus this record is from{why}")
+    # One row of a turn table on its own: a dialogue of one turn.
+    return next(group_records([Record(record, fmt, source, line)]))
 
 
 def parser_for(corpus: str) -> Parser:
@@ -86,13 +95,16 @@ def label_record(
     # caller's nested lists and objects are copied here.
     independent = Record(copy.deepcopy(raw.raw), raw.format, raw.source, raw.line)
     out, _acts = label_raw(independent, parser, coarse=coarse)
-    return out
+    # A turn table's row (a dialogue of one turn) comes back as its one labelled row.
+    return out[0] if isinstance(out, list) else out
 
 
 def label_raw(
     record: Record, parser: Parser | None = None, *, coarse: bool = False
-) -> tuple[dict[str, Any], list[Act]]:
-    """The labelled copy of a record, every input field kept, and its acts."""
+) -> tuple[dict[str, Any] | list[dict[str, Any]], list[Act]]:
+    """The labelled copy of a record, every input field kept, and its acts.
+
+    A turn table's dialogue is labelled as its rows: a list, one labelled row per row."""
     dialogue = record.dialogue()
     acts = pipeline(dialogue.corpus, parser).parse(dialogue)
     return write_record(record.raw, record.format, dialogue, acts, coarse=coarse), acts
@@ -125,6 +137,7 @@ def label_batch(
     out: dict[str, list[Any]] = {field: [] for field in fields}
     for record in records:
         labelled, _acts = label_raw(record, parser, coarse=coarse)
+        assert isinstance(labelled, dict)  # a format with acts fields writes a record
         for field in fields:
             out[field].append(labelled[field])
     return out
@@ -183,7 +196,9 @@ def label_file(
     ``coarse`` as for :func:`label_record`.
     """
     for record, dialogue, acts in label_records(read_records(path, fmt)):
-        yield write_record(record.raw, record.format, dialogue, acts, coarse=coarse)
+        out = write_record(record.raw, record.format, dialogue, acts, coarse=coarse)
+        # A turn table's dialogue: its rows, each an output record as in the file.
+        yield from out if isinstance(out, list) else (out,)
 
 
 def evaluate_path(
@@ -217,7 +232,8 @@ def to_frame(
     else its position among the input's records from 0, as text; unique in the table: a
     repeated id is an :class:`InputError`), ``turn``, ``agent``, ``role``, ``action``,
     ``text``, ``intent`` (native), ``coarse``, ``price``, ``split`` (per item, what each
-    agent gets) and ``entities``; :data:`actparse.io.turns.COLUMNS` describes each. Each
+    agent gets) and ``entities``; :data:`actparse.io.turns.COLUMNS` describes each. A turn
+    table's own other columns (``speaker``, ``items``...) follow them, as ``object``. Each
     dialogue appears once: a corpus that lists a dialogue once from each side (Deal or
     No Deal) names a key both views share, and a record with the same key as the record
     right before it is that dialogue's other view, left out. The arguments are those of
@@ -230,10 +246,17 @@ def to_frame(
     pd = _pandas()
     columns: dict[str, list[Any]] = {c.name: [] for c in COLUMNS}
     rows = iter_turn_rows(source, corpus=corpus, fmt=fmt, parsers=parsers, after=after, start=start)
-    for row in rows:
-        for name, values in columns.items():
-            values.append(row[name])
-    return pd.DataFrame({c.name: pd.Series(columns[c.name], dtype=c.kind.pandas) for c in COLUMNS})
+    for count, row in enumerate(rows):
+        for name, value in row.items():
+            # The input's own columns (a turn table's): null where a row lacks one.
+            columns.setdefault(name, [None] * count).append(value)
+        for values in columns.values():
+            if len(values) <= count:
+                values.append(None)
+    kinds = {c.name: c.kind.pandas for c in COLUMNS}
+    return pd.DataFrame(
+        {name: pd.Series(v, dtype=kinds.get(name, "object")) for name, v in columns.items()}
+    )
 
 
 def _pandas() -> Any:

@@ -234,11 +234,18 @@ def _say_labelled(summary: Summary, where: str) -> None:
     skipped = f" ({summary.skipped} skipped by Cocoa's length rule)" if summary.skipped else ""
     # With records kept unlabelled (--on-error keep), say how many of them were labelled.
     done = f"{summary.records - summary.errors} of " if summary.errors else ""
-    _say(f"labelled {done}{_count(summary.records, 'dialogue')} to {where}{skipped}")
+    # A turn table's dialogue is written as its rows: say both.
+    rows = f" ({_count(summary.rows, 'row')})" if summary.rows else ""
+    _say(f"labelled {done}{_count(summary.records, 'dialogue')}{rows} to {where}{skipped}")
     if summary.errors:
+        if summary.rows:  # a turn table: its dialogues are written back as their rows
+            what = f"dialogues ({summary.error_rows} of {summary.rows} rows)"
+            them = "their rows were"
+        else:
+            what, them = "records", "they were"
         _say(
-            f"{summary.errors} of {summary.records} records could not be labelled; "
-            "they were written unchanged with an 'actparse_error' field"
+            f"{summary.errors} of {summary.records} {what} could not be labelled; "
+            f"{them} written unchanged with an 'actparse_error' field"
         )
         if summary.errors == summary.records:
             _say("error: no record could be labelled")

@@ -190,8 +190,7 @@ JobsOpt = Annotated[
         "--jobs",
         "-j",
         min=1,
-        help="Worker processes (default: the CPUs this process may use). Output keeps "
-        "input order.",
+        help="Worker processes (default: the CPUs this process may use). Output keeps input order.",
     ),
 ]
 PerTurnOpt = Annotated[
@@ -236,8 +235,7 @@ MinAgreementOpt = Annotated[
     float | None,
     typer.Option(
         "--min-agreement",
-        help=f"Exit with status {FAILED} when the headline figure is below this: "
-        f"{_headlines()}.",
+        help=f"Exit with status {FAILED} when the headline figure is below this: {_headlines()}.",
         min=0.0,
         max=1.0,
     ),

@@ -60,6 +60,7 @@ __all__ = [
     "default_corpus",
     "default_format",
     "detect",
+    "explain",
     "format_names",
     "format_spec",
     "formats",
@@ -108,7 +109,10 @@ class BatchParser(Parser, Protocol):
 
 
 Reader = Callable[[dict[str, Any]], Dialogue]
-Writer = Callable[[dict[str, Any], Dialogue, Sequence[Act]], dict[str, Any]]
+#: A row format's writer (:attr:`Format.row_key`) returns a list: one labelled row per row.
+Writer = Callable[
+    [dict[str, Any], Dialogue, Sequence[Act]], "dict[str, Any] | list[dict[str, Any]]"
+]
 #: A callable, or the dotted path ``"module:attribute"`` of one, imported on first use.
 Loadable = str | Callable[..., Any]
 
@@ -150,10 +154,19 @@ class Format:
     #: to. Adjacent rows with the same key are one dialogue, made one record by
     #: :attr:`group_rows`; the writer then returns one labelled row per input row.
     row_key: Callable[[Mapping[str, Any]], Any] | None = None
-    #: With :attr:`row_key`: ``rows -> raw record``, the dialogue record of its rows (each
-    #: row kept whole in it); and ``raw record -> rows``, the rows back, in their order.
+    #: With :attr:`row_key`: ``(rows, where) -> raw record``, the dialogue record of its
+    #: rows (each row kept whole in it). ``where`` names each row's place (``file:line``)
+    #: and an :class:`~actparse.errors.InputError` it raises starts with the place of the
+    #: row at fault.
     group_rows: Loadable | None = None
+    #: ``raw record -> rows``: a record's turns as flat rows, in turn order. For a row
+    #: format, the rows :attr:`group_rows` was given (an unlabellable dialogue is written
+    #: back as them); for any format, the input's own per-turn fields, which the per-turn
+    #: table keeps beside its columns.
     rows_of: Loadable | None = None
+    #: ``raw -> hint or None``: asked when no format claims a record, to say what the
+    #: record lacks to be of this format (a turn table row without its ``text`` column).
+    explain: Callable[[Mapping[str, Any]], str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -367,6 +380,16 @@ def detect(raw: Any) -> str | None:
     if len(found) > 1:
         raise AmbiguousFormat(found)
     return found[0] if found else None
+
+
+def explain(raw: Any) -> str | None:
+    """Why no format claims a record, where a format can tell (``None``: none can)."""
+    if not isinstance(raw, Mapping):
+        return None
+    hints = [
+        h for spec in formats().values() if spec.explain is not None if (h := spec.explain(raw))
+    ]
+    return "; ".join(hints) if hints else None
 
 
 def text_format(marker: str) -> str | None:

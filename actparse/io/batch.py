@@ -35,6 +35,8 @@ from pathlib import Path
 
 from actparse import registry
 from actparse.errors import ActparseError, OptionError
+from actparse.io.csv_rows import is_csv, iter_csv_rows
+from actparse.io.grouping import Group, Row, group_units, row_spec
 from actparse.io.labelling import (
     BATCH_SIZE,
     Item,
@@ -48,6 +50,7 @@ from actparse.io.labelling import (
 from actparse.io.memory import freed_memory_release
 from actparse.io.output import open_sink
 from actparse.io.parquet import is_parquet, iter_parquet_rows
+from actparse.io.records import InputError, parse_json_line
 from actparse.io.sources import open_source
 
 __all__ = [
@@ -73,15 +76,46 @@ def iter_items(path: str | Path, fmt: str = "auto") -> Iterator[Item]:
     """The input records of a file (``-``: standard input), as items.
 
     JSON lines stay unparsed text. What the reader could not read comes as an item with
-    an ``error``, in its place.
+    an ``error``, in its place. The rows of a turn table come as one item per dialogue
+    (:mod:`actparse.io.grouping`): its record, or, where its rows make none, the rows
+    as a list with the ``error`` saying why.
     """
-    if is_parquet(path):
-        for number, row_format, row in iter_parquet_rows(path):
-            yield Item(str(path), number, row_format if fmt == "auto" else fmt, raw=row)
+    if is_parquet(path) or is_csv(path):
+        rows = iter_parquet_rows(path) if is_parquet(path) else iter_csv_rows(path, fmt)
+        items: Iterator[Item] = (
+            Item(str(path), number, row_format if fmt == "auto" else fmt, raw=row)
+            for number, row_format, row in rows
+        )
+        yield from _grouped_items(items)
         return
     with open_source(path, fmt) as source:
-        for piece in source.pieces:
-            yield Item(source.name, piece.line, source.format, piece.text, piece.raw, piece.error)
+        items = (
+            Item(source.name, piece.line, source.format, piece.text, piece.raw, piece.error)
+            for piece in source.pieces
+        )
+        yield from (items if row_spec(source.format) is None else _grouped_items(items))
+
+
+def _grouped_items(items: Iterable[Item]) -> Iterator[Item]:
+    for unit in group_units(items, _item_row):
+        if isinstance(unit, Group):
+            raw = unit.rows if unit.raw is None else unit.raw
+            yield Item(unit.source, unit.line, unit.format, raw=raw, error=unit.error)
+        else:
+            yield unit
+
+
+def _item_row(item: Item) -> Row | None:
+    """An item as a row of a turn table (``None``: not a row, or a line not JSON)."""
+    if item.error is not None or row_spec(item.format) is None:
+        return None
+    raw = item.raw
+    if item.text is not None:
+        try:
+            raw = parse_json_line(item.text, item.source, item.line)
+        except InputError:
+            return None  # labelled in its place: an error record, as any such line
+    return Row(item.source, item.line, item.format, raw) if isinstance(raw, dict) else None
 
 
 def usable_cpus() -> int:
@@ -223,6 +257,10 @@ class Summary:
     """What :func:`label_path` did: records written, and what the user should know."""
 
     records: int = 0
+    #: Rows written for the dialogues of turn tables (one per input row; 0: none such).
+    rows: int = 0
+    #: Of :attr:`rows`, those written back with an ``actparse_error``.
+    error_rows: int = 0
     #: Dialogues the corpus' skip rule left unparsed (Cocoa's length rule).
     skipped: int = 0
     #: Non-message turns whose action the input lost (they get no act).
@@ -245,8 +283,10 @@ def label_path(
     """Label every record of ``path`` into ``output``, one output record per input record.
 
     ``output`` is JSON lines, ``.gz``, or ``.parquet`` (``None`` or ``"-"``: standard
-    output); the records are written in input order, and ``progress`` is called once per
-    record written. ``coarse`` adds the coarse acts beside the native intents where a
+    output; a ``.csv`` name is refused: the per-turn table is the CSV output); the
+    records are written in input order, and ``progress`` is called once per line
+    written. A turn table's dialogue is written as its rows, one line each.
+    ``coarse`` adds the coarse acts beside the native intents where a
     format's output leaves them out (Craigslist); the output's schema is then inferred,
     not the input's.
 
@@ -266,11 +306,15 @@ def label_path(
             sink.write(outcome.line)
             sink.write("\n")
             summary.records += 1
+            summary.rows += outcome.rows
             summary.skipped += outcome.skipped
             summary.unknown_actions += outcome.unknown_actions
             summary.errors += outcome.error is not None
+            summary.error_rows += outcome.rows if outcome.error is not None else 0
             if progress is not None:
-                progress()
+                # Once per output line: the bar's length is the input's lines.
+                for _line in range(max(outcome.rows, 1)):
+                    progress()
     # A Parquet sink writes a record Arrow cannot hold (a lone surrogate) as an error.
     summary.errors += getattr(sink, "unwritable", 0)
     return summary

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from actparse import registry
 from actparse.engine.pipeline import pipeline, pipelines
 from actparse.io import deadline
+from actparse.io.grouping import row_spec
 from actparse.io.memory import fewer_collections
 from actparse.io.messages import describe
 from actparse.io.records import InputError, Record, parse_json_line
@@ -28,7 +29,7 @@ from actparse.io.spans import Edit, ObjectText, apply_edits, json_object, set_fi
 from actparse.io.writers import write_record
 from actparse.models import SKIPPED, UNKNOWN_ACTION, Act, Dialogue
 
-__all__ = ["BATCH_SIZE", "Item", "Outcome", "encode_line"]
+__all__ = ["BATCH_SIZE", "Item", "Outcome", "encode_line", "encode_rows"]
 
 #: Records labelled together, one step at a time (read all, parse all, write all): few
 #: enough that each step's data stays in the CPU caches.
@@ -82,13 +83,15 @@ class Outcome(NamedTuple):
     unknown_actions: int = 0
     error: str | None = None
     edits: tuple[Edit, ...] | None = None
+    #: For a dialogue of a turn table: its rows, each one line of ``line`` (0: a record).
+    rows: int = 0
 
     def complete(self, item: Item) -> Outcome:
         """The outcome with its whole output line, given the item it came from."""
         if self.edits is None or item.text is None:
             return self
         line = apply_edits(item.text, self.edits)
-        return Outcome(line, self.skipped, self.unknown_actions, self.error)
+        return Outcome(line, self.skipped, self.unknown_actions, self.error, rows=self.rows)
 
 
 def _read(item: Item) -> tuple[Record, tuple[str, ...], ObjectText | None]:
@@ -109,13 +112,25 @@ def _read(item: Item) -> tuple[Record, tuple[str, ...], ObjectText | None]:
     return Record(found.fields, item.format, item.source, item.line), fields, found
 
 
+def encode_rows(rows: Sequence[Any]) -> str:
+    """A turn table's dialogue as output lines, one per row (joined by newlines).
+
+    JSON escapes every line break inside a value, so each row stays one line."""
+    return "\n".join(encode_line(row) for row in rows)
+
+
 def _outcome(
-    fields: tuple[str, ...], found: ObjectText | None, out: dict[str, Any], acts: Sequence[Act]
+    fields: tuple[str, ...],
+    found: ObjectText | None,
+    out: dict[str, Any] | list[dict[str, Any]],
+    acts: Sequence[Act],
 ) -> Outcome:
     # Only the acts fields of such a line change, so the rest of the line is kept as it
     # was: encoding the whole record again would cost more than deciding its acts.
     skipped = bool(acts) and acts[0].note == SKIPPED
     unknown = sum(a.note == UNKNOWN_ACTION for a in acts)
+    if isinstance(out, list):  # a turn table's writer: one labelled row per input row
+        return Outcome(encode_rows(out), skipped, unknown, rows=len(out))
     if found is None:
         return Outcome(encode_line(out), skipped, unknown)
     values = {name: encode_line(out[name]) for name in fields if name in out}
@@ -147,11 +162,24 @@ def _label(item: Item, on_error: str, clock: deadline.Clock) -> Outcome:
             if isinstance(exc, deadline.RecordTimeout):
                 raise deadline.RecordTimedOut(message) from None
             raise InputError(message) from None
-        if isinstance(raw, dict):
-            kept = {**raw, "actparse_error": message}
-        else:
-            kept = {"actparse_error": message, "actparse_input": item.text}
-        return Outcome(encode_line(kept), error=message)
+        return _kept(item, raw, message)
+
+
+def _kept(item: Item, raw: Any, message: str) -> Outcome:
+    """The output of an item that could not be labelled: its input with the error.
+
+    A turn table's dialogue is written back as its rows (those it was grouped from, or
+    when they made no dialogue those read), each with the error: nothing is lost."""
+    spec = row_spec(item.format) if isinstance(raw, dict | list) else None
+    if spec is not None:
+        rows = raw if isinstance(raw, list) else spec.rows_of(raw)
+        kept_rows = [{**row, "actparse_error": message} for row in rows]
+        return Outcome(encode_rows(kept_rows), error=message, rows=len(kept_rows))
+    if isinstance(raw, dict):
+        kept = {**raw, "actparse_error": message}
+    else:
+        kept = {"actparse_error": message, "actparse_input": item.text}
+    return Outcome(encode_line(kept), error=message)
 
 
 # Per-process parser overrides (e.g. another price lexicon), set before labelling, and
@@ -257,5 +285,7 @@ def _label_batch_steps(batch: list[Item], on_error: str) -> list[Outcome]:
         return [_label(item, on_error, clock) for item in batch]
 
 
-def _write(record: Record, dialogue: Dialogue, acts: list[Act]) -> dict[str, Any]:
+def _write(
+    record: Record, dialogue: Dialogue, acts: list[Act]
+) -> dict[str, Any] | list[dict[str, Any]]:
     return write_record(record.raw, record.format, dialogue, acts, coarse=_coarse[0])

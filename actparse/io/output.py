@@ -13,6 +13,7 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import IO, Any
 
+from actparse.io.csv_rows import is_csv
 from actparse.io.destination import Destination, OutputError
 from actparse.io.parquet import ParquetSink, is_parquet, parquet_schema
 from actparse.io.records import open_text
@@ -35,10 +36,18 @@ def open_sink(
     """A writable text sink for output lines.
 
     Standard output, a JSON lines file, or a Parquet file (which keeps a Parquet ``source``'s schema
-    unless ``keep_schema`` is false, and with ``keep_errors`` has an ``actparse_error`` column)."""
+    unless ``keep_schema`` is false, and with ``keep_errors`` has an ``actparse_error`` column).
+    A ``.csv`` name is an :class:`OutputError` (the CSV actparse writes is the per-turn table)."""
     if to_stdout(output):
         return nullcontext(sys.stdout)
     assert output is not None
+    if is_csv(output):
+        # JSON lines under a .csv name would read as a broken table: the one CSV
+        # actparse writes is the per-turn table, whose columns are fixed.
+        raise OutputError(
+            f"{output}: labelled records are written as JSON lines or Parquet, not CSV; "
+            "for a CSV table with the acts as columns use --per-turn"
+        )
     if is_parquet(output):
         schema = parquet_schema(source) if keep_schema and is_parquet(source) else None
         return ParquetSink(output, schema, keep_errors=keep_errors, inputs=[source])

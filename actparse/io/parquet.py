@@ -16,7 +16,7 @@ from typing import Any
 
 from actparse.errors import InputError
 from actparse.io.destination import Destination
-from actparse.io.sources import detect_at
+from actparse.io.sources import cannot_tell, detect_at
 
 __all__ = ["ParquetSink", "is_parquet", "iter_parquet_rows", "parquet_schema", "require_pyarrow"]
 
@@ -63,7 +63,7 @@ def iter_parquet_rows(path: str | Path) -> Iterator[tuple[int, str, dict[str, An
             if fmt is None:
                 fmt = detect_at(row, f"{path}:{number}")
                 if fmt is None:
-                    raise InputError(f"{path}:1: cannot tell the format of the rows")
+                    raise cannot_tell(str(path), number, row)
             yield number, fmt, row
 
 
@@ -111,18 +111,21 @@ class ParquetSink:
         self.writer: Any = None
 
     def write(self, line: str) -> None:
-        """Add one output record (a JSON line); the trailing newline is ignored."""
-        if line.strip():
-            row = json.loads(line)
-            if ERROR_COLUMNS[0] not in row:
-                self.labelled = True
-            elif not self.from_input:
-                # Its fields are what was wrong: Arrow might bend them to fit a column
-                # ("ab" into a list of letters), so they are kept as they were, as text.
-                row = _error_row(row, str(row[ERROR_COLUMNS[0]]))
-            self.rows.append(row)
+        """Add output records: JSON lines (a turn table's dialogue is several, one per row)."""
+        for part in line.split("\n") if "\n" in line else (line,):
+            if part.strip():
+                self._add(json.loads(part))
         if len(self.rows) >= BATCH_ROWS and (self.schema is not None or self.labelled):
             self._flush()
+
+    def _add(self, row: dict[str, Any]) -> None:
+        if ERROR_COLUMNS[0] not in row:
+            self.labelled = True
+        elif not self.from_input:
+            # Its fields are what was wrong: Arrow might bend them to fit a column
+            # ("ab" into a list of letters), so they are kept as they were, as text.
+            row = _error_row(row, str(row[ERROR_COLUMNS[0]]))
+        self.rows.append(row)
 
     def _with_error_columns(self, schema: Any) -> Any:
         for name in ERROR_COLUMNS if self.keep_errors else ():

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from actparse import registry
 from actparse.errors import InputError
+from actparse.io.csv_rows import is_csv, iter_csv_rows
+from actparse.io.grouping import Group, Row, group_units, row_spec
 from actparse.io.messages import describe, json_kind
 from actparse.io.parquet import is_parquet, iter_parquet_rows
 from actparse.io.sources import Piece, detect_at, open_source
@@ -29,6 +31,7 @@ __all__ = [
     "Record",
     "detect_format",
     "format_of_record",
+    "group_records",
     "open_text",
     "parse_json_line",
     "parse_text_line",
@@ -98,11 +101,39 @@ def read_records(path: str | Path, fmt: str = "auto") -> Iterator[Record]:
     file and the line.
 
     ``fmt`` is a format name of :mod:`actparse.registry` or ``auto``. JSON lines and
-    plain-text layouts are read line by line; a JSON list is loaded whole; a Parquet
-    file (by its name, as ``label`` writes one) row by row, each numbered as its line.
+    plain-text layouts are read line by line; a JSON list is loaded whole; a Parquet or
+    CSV file (by its name, as ``label`` writes one) row by row, each numbered as its line.
+    The rows of a turn table (a format with a ``row_key``) come as one record per
+    dialogue, numbered by its first row (:mod:`actparse.io.grouping`).
     """
-    if is_parquet(path):
-        for number, row_format, row in iter_parquet_rows(path):
+    yield from group_records(_ungrouped(path, fmt))
+
+
+def group_records(records: Iterable[Record]) -> Iterator[Record]:
+    """Records given one by one, a turn table's rows made one record per dialogue.
+
+    Rows that make no dialogue raise :class:`InputError` naming where they are.
+    """
+    for unit in group_units(records, _record_row):
+        if isinstance(unit, Group):
+            if unit.error is not None or unit.raw is None:
+                raise InputError(unit.error)
+            yield Record(unit.raw, unit.format, unit.source, unit.line)
+        else:
+            yield unit
+
+
+def _record_row(record: Record) -> Row | None:
+    if row_spec(record.format) is None:
+        return None
+    return Row(record.source, record.line, record.format, record.raw)
+
+
+def _ungrouped(path: str | Path, fmt: str) -> Iterator[Record]:
+    """The records of a file as read, a turn table's rows one by one."""
+    if is_parquet(path) or is_csv(path):
+        rows = iter_parquet_rows(path) if is_parquet(path) else iter_csv_rows(path, fmt)
+        for number, row_format, row in rows:
             yield Record(row, row_format if fmt == "auto" else fmt, str(path), number)
         return
     with open_source(path, fmt) as source:

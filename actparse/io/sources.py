@@ -42,6 +42,7 @@ __all__ = [
     "TEXT",
     "Piece",
     "Source",
+    "cannot_tell",
     "detect_at",
     "open_source",
     "source_name",
@@ -273,15 +274,19 @@ def _lines_format(head: list[_Line], lines: Iterator[_Line], name: str) -> tuple
         if isinstance(raw, dict):
             fmt = detect_at(raw, f"{name}:{line.number}")
             if fmt is None:
-                raise _cannot_tell(name, line.number)
+                raise cannot_tell(name, line.number, raw)
             return more, fmt
     if seen_brace or first is None:
         # Only broken objects, or nothing: the default format's reader names each line.
         return more, registry.default_format()
-    raise _cannot_tell(name, first)
+    raise cannot_tell(name, first)
 
 
-def _cannot_tell(name: str, number: int) -> InputError:
+def cannot_tell(name: str, number: int, raw: Any = None) -> InputError:
+    """The error for a record no format claims, with what a format says it lacks."""
+    hint = registry.explain(raw)
+    if hint is not None:
+        return InputError(f"{name}:{number}: cannot tell the format: {hint}")
     titles = ", ".join(c.title for c in registry.corpora())
     return InputError(
         f"{name}:{number}: cannot tell the format (expected records of {titles}); pass --format"
@@ -293,11 +298,11 @@ def _list_format(pieces: list[Piece], name: str) -> str:
         if piece.error is None:
             fmt = detect_at(piece.raw, f"{name}:{piece.line}")
             if fmt is None:
-                raise _cannot_tell(name, piece.line)
+                raise cannot_tell(name, piece.line, piece.raw)
             return fmt
     if not pieces:
         return registry.default_format()
-    raise _cannot_tell(name, 1)
+    raise cannot_tell(name, 1)
 
 
 # ---------------------------------------------------------------------------

@@ -15,12 +15,13 @@ import csv
 import gzip
 import itertools
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from actparse import registry
 from actparse.io.batch import encode_line
+from actparse.io.csv_rows import is_csv
 from actparse.io.destination import Destination
 from actparse.io.messages import describe
 from actparse.io.output import open_output, to_stdout
@@ -36,11 +37,6 @@ __all__ = [
     "read_turn_table",
     "write_turn_table",
 ]
-
-
-def is_csv(path: str | Path) -> bool:
-    """Whether a path names a CSV file (``.csv``, or ``.csv.gz`` compressed)."""
-    return str(path).endswith((".csv", ".csv.gz"))
 
 
 def arrow_schema() -> Any:
@@ -89,35 +85,86 @@ def _unwritable(row: Row, what: str, err: Exception) -> InputError:
     )
 
 
+def _extras(row: Row) -> list[str]:
+    """The input's own columns of a row: those after actparse's."""
+    return list(itertools.islice(row, len(COLUMNS), None))
+
+
+def _check_extras(row: Row, have: Sequence[str] | frozenset[str]) -> None:
+    """A row whose input columns the table (made from its first row) lacks is an error."""
+    new = [name for name in _extras(row) if name not in have]
+    if new:
+        raise InputError(
+            f"dialogue {row['dialogue_id']}, turn {row['turn']}: input column "
+            f"{', '.join(map(repr, new))} is not in the table, whose columns follow the "
+            "first row; give every row the same columns"
+        )
+
+
+def _extra_csv(value: Any) -> str:
+    """An input column's value in CSV: text as it is, a null empty, others as JSON."""
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
 def _write_csv(rows: Iterable[Row], sink: Any) -> int:
+    """The table as CSV: actparse's columns, then the first row's input columns."""
     writer = csv.writer(sink)
-    writer.writerow(column_names())
     written = 0
+    extras: list[str] = []
+    known: frozenset[str] = frozenset()
     for row in rows:
+        if written == 0:
+            extras = _extras(row)
+            known = frozenset(extras)
+            writer.writerow([*column_names(), *extras])
+        else:
+            _check_extras(row, known)
         fields = [c.kind.to_csv(row[c.name]) for c in COLUMNS]
+        fields += [_extra_csv(row.get(name)) for name in extras]
         try:
             "".join(fields).encode("utf-8")
         except UnicodeEncodeError as err:
             raise _unwritable(row, "CSV", err) from None
         writer.writerow(fields)
         written += 1
+    if written == 0:
+        writer.writerow(column_names())
     return written
+
+
+def _schema_with_extras(pa: Any, batch: list[Row]) -> Any:
+    """The table's schema, plus the first row's input columns, typed from the batch.
+
+    A column no value of the batch fits one type is text (its values written as JSON,
+    as CSV does); one with nulls only is text too.
+    """
+    schema = arrow_schema()
+    for name in _extras(batch[0]):
+        try:
+            kind = pa.array([row.get(name) for row in batch]).type
+        except (ValueError, TypeError, OverflowError):
+            kind = pa.string()
+        schema = schema.append(pa.field(name, pa.string() if pa.types.is_null(kind) else kind))
+    return schema
 
 
 def _write_parquet(rows: Iterable[Row], output: str | Path, inputs: Iterable[str | Path]) -> int:
     pa = require_pyarrow()
-    schema = arrow_schema()
     destination = Destination(output, inputs, seekable=True)
     written = 0
+    writer = None
     try:
-        try:
-            writer = pa.parquet.ParquetWriter(destination.write_path, schema)
-        except OSError as err:
-            raise destination.failed(err) from None
         try:
             iter_rows = iter(rows)
             batches = iter(lambda: list(itertools.islice(iter_rows, BATCH_ROWS)), [])
             for batch in batches:
+                if writer is None:
+                    schema = _schema_with_extras(pa, batch)
+                    writer = _parquet_writer(pa, destination, schema)
+                for row in batch:
+                    _check_extras(row, schema.names)
                 try:
                     table = pa.Table.from_pylist(batch, schema=schema)
                 except (ValueError, TypeError) as err:  # Arrow cannot hold a value
@@ -128,13 +175,23 @@ def _write_parquet(rows: Iterable[Row], output: str | Path, inputs: Iterable[str
                 except OSError as err:
                     raise destination.failed(err) from None
                 written += len(batch)
+            if writer is None:  # no rows: still a table, with its columns
+                writer = _parquet_writer(pa, destination, arrow_schema())
         finally:
-            writer.close()
+            if writer is not None:
+                writer.close()
         destination.commit()
     except BaseException:
         destination.discard()
         raise
     return written
+
+
+def _parquet_writer(pa: Any, destination: Destination, schema: Any) -> Any:
+    try:
+        return pa.parquet.ParquetWriter(destination.write_path, schema)
+    except OSError as err:
+        raise destination.failed(err) from None
 
 
 def _first_unwritable(pa: Any, batch: list[Row], schema: Any) -> Row:
@@ -161,10 +218,15 @@ def read_turn_table(path: str | Path) -> Iterator[Row]:
         with opener(path, "rt", encoding="utf-8", newline="") as fh:
             reader = csv.reader(fh)
             header = next(reader, None)
-            if header is not None and tuple(header) != column_names():
+            names = column_names()
+            if header is not None and tuple(header[: len(names)]) != names:
                 raise InputError(f"{path}: not a per-turn table (header {header})")
+            # The input's own columns after actparse's (a turn table's) come back as text.
+            extras = [] if header is None else header[len(names) :]
             for fields in reader:
-                yield {c.name: c.kind.from_csv(f) for c, f in zip(COLUMNS, fields)}
+                row = {c.name: c.kind.from_csv(f) for c, f in zip(COLUMNS, fields)}
+                row.update(zip(extras, fields[len(names) :]))
+                yield row
         return
     with open_text(path) as fh:
         for line in fh:

@@ -33,7 +33,7 @@ dialogue, never the rows).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -41,7 +41,7 @@ from typing import Any, NamedTuple
 from actparse import registry
 from actparse.engine.pipeline import pipeline, pipelines
 from actparse.io.messages import json_kind
-from actparse.io.records import InputError, Record, read_records
+from actparse.io.records import InputError, Record, group_records, read_records
 from actparse.io.sources import detect_at
 from actparse.models import Act, Dialogue, Turn
 
@@ -54,6 +54,7 @@ __all__ = [
     "Tabled",
     "TurnInContext",
     "column_names",
+    "input_fields",
     "iter_dialogue_rows",
     "iter_turn_rows",
     "rows_of_dialogue",
@@ -262,11 +263,40 @@ def column_names() -> tuple[str, ...]:
     return tuple(c.name for c in COLUMNS)
 
 
-def rows_of_dialogue(dialogue: Dialogue, acts: Iterable[Act], dialogue_id: str) -> Iterator[Row]:
-    """The rows of one dialogue, one per turn, given its acts."""
-    for turn, act in zip(dialogue.turns, acts):
+#: The names of :data:`COLUMNS`, and actparse's own field of a labelled input: an input
+#: turn's fields of these names are not kept as extra columns.
+_NOT_EXTRA = frozenset(column_names()) | {"actparse"}
+
+
+def rows_of_dialogue(
+    dialogue: Dialogue,
+    acts: Iterable[Act],
+    dialogue_id: str,
+    extras: Sequence[Mapping[str, Any]] = (),
+) -> Iterator[Row]:
+    """The rows of one dialogue, one per turn, given its acts.
+
+    ``extras`` are the input's own fields of each turn (a turn table's rows): each row
+    gets those not named like a column after the columns, in their order. A column of
+    actparse's replaces an input field of its name (the input's ``turn`` only ordered
+    the rows; its ``text`` is the turn's text).
+    """
+    for k, (turn, act) in enumerate(zip(dialogue.turns, acts)):
         here = TurnInContext(dialogue.corpus, dialogue_id, dialogue, turn, act)
-        yield {column.name: column.value(here) for column in COLUMNS}
+        row = {column.name: column.value(here) for column in COLUMNS}
+        if k < len(extras):
+            row.update((name, v) for name, v in extras[k].items() if name not in _NOT_EXTRA)
+        yield row
+
+
+def input_fields(record: Record) -> list[dict[str, Any]]:
+    """The input's own fields of each turn of a record, where its format names them.
+
+    A format's ``rows_of`` gives them (a turn table's rows, a nested record's turns);
+    ``[]`` for a format without one, whose table has the columns only.
+    """
+    rows_of = registry.format_spec(record.format).rows_of
+    return [] if rows_of is None else registry.resolve(rows_of)(record.raw)
 
 
 Source = str | Path | Iterable[Mapping[str, Any] | Record]
@@ -351,7 +381,9 @@ def iter_dialogue_rows(
                 "out the repeated record, or give each dialogue an id of its own"
             )
         parser = chosen.get(dialogue.corpus) or pipeline(dialogue.corpus)
-        yield Tabled(record, ident, list(rows_of_dialogue(dialogue, parser.parse(dialogue), ident)))
+        acts = parser.parse(dialogue)
+        rows = rows_of_dialogue(dialogue, acts, ident, input_fields(record))
+        yield Tabled(record, ident, list(rows))
 
 
 def _view_key(dialogue: Dialogue) -> Any:
@@ -360,6 +392,8 @@ def _view_key(dialogue: Dialogue) -> Any:
 
 
 def _view(record: Record) -> Any:
+    if registry.get(record.corpus).view_key is None:
+        return None  # no record read: a turn table's lone row is no dialogue
     return _view_key(record.dialogue())
 
 
@@ -370,8 +404,10 @@ def _records(source: Source, fmt: str, start: int = 0) -> Iterator[Record]:
     if isinstance(source, str | Path):
         yield from read_records(source, fmt)
         return
-    for number, item in enumerate(source, start + 1):
-        yield _as_record(item, fmt, "<records>", number)
+    # A turn table's rows given one by one are grouped as a file's are.
+    yield from group_records(
+        _as_record(item, fmt, "<records>", number) for number, item in enumerate(source, start + 1)
+    )
 
 
 def _as_record(item: Mapping[str, Any] | Record, fmt: str, source: str, line: int) -> Record:
@@ -384,5 +420,7 @@ def _as_record(item: Mapping[str, Any] | Record, fmt: str, source: str, line: in
     raw = dict(item)
     found = detect_at(raw, f"{source}:{line}") if fmt == "auto" else fmt
     if found is None:
-        raise InputError(f"{source}:{line}: cannot tell which corpus this record is from")
+        hint = registry.explain(raw)
+        why = f": {hint}" if hint else ""
+        raise InputError(f"{source}:{line}: cannot tell which corpus this record is from{why}")
     return Record(raw, found, source, line)

@@ -25,8 +25,8 @@ def write_record(
     acts: Sequence[Act],
     *,
     coarse: bool = False,
-) -> dict[str, Any]:
-    """A copy of a record in format ``fmt`` with its acts written in.
+) -> dict[str, Any] | list[dict[str, Any]]:
+    """A copy of a record in format ``fmt`` with its acts written in (a turn table: its rows).
 
     Written by its format's writer; every other field is kept and the input is not modified.
     ``coarse``: with the coarse acts beside the native intents, for a format that leaves them

@@ -4,9 +4,10 @@ Adjacent rows with the same ``dialogue_id`` are one dialogue (the registry's
 ``Format.row_key``). :func:`group_rows` makes them one record in the nested form
 (:mod:`actparse.corpora.chat.reader`), each row kept whole as one of its ``turns``, in
 the order of their ``turn`` column where there is one (file order otherwise, and on
-ties). A dialogue's context (``items``, ``listing_price``) may be given on every row or
-once; given twice, it must be the same. A row's ``role`` is its speaker's.
-:func:`rows_of` gives the rows back.
+ties): the input's ``turn`` only orders the rows. A dialogue's context (``items``,
+``listing_price``) may be given on every row or once; given twice, it must be the same;
+each value is checked on its own row, so an error names that row. A row's ``role`` is
+its speaker's. :func:`rows_of` gives the rows back (for a nested record too: its turns).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from actparse.corpora.chat.reader import parse_items, parse_price
 from actparse.errors import InputError
 
 __all__ = ["CONTEXT", "group_rows", "rows_of"]
@@ -30,20 +32,61 @@ def _given(value: Any) -> bool:
     return not (isinstance(value, float) and math.isnan(value))
 
 
-def _turn_number(row: Mapping[str, Any], k: int) -> float:
+def _turn_number(row: Mapping[str, Any], k: int, where: str) -> float:
     value: Any = row.get("turn")
     if not _given(value):
         return float(k)
     try:
-        return float(value)
+        number = float(value)
     except (TypeError, ValueError):
-        raise InputError(
-            f"row {k + 1} of the dialogue: turn must be a number, got {value!r}"
-        ) from None
+        number = math.nan
+    if isinstance(value, bool) or not math.isfinite(number):
+        raise InputError(f"{where}: turn must be a number, got {value!r}")
+    return number
 
 
-def group_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _check_row(row: Mapping[str, Any], where: str) -> None:
+    """A row has what a turn needs: its dialogue, its speaker, its text."""
+    if not isinstance(row, Mapping):
+        raise InputError(f"{where}: a row must be an object of fields")
+    for column in ("dialogue_id", "text"):
+        if column not in row:
+            raise InputError(f"{where}: a turn table row needs a {column!r} column")
+    speaker = row.get("speaker", row.get("agent"))
+    if not _given(speaker):
+        raise InputError(f"{where}: no speaker (a 'speaker' name or an 'agent' number)")
+
+
+def _context(rows: Sequence[Mapping[str, Any]], where: Sequence[str], column: str) -> Any:
+    """A dialogue's ``items`` or ``listing_price``: given once, or the same on each row.
+
+    Each value given is checked where it stands, so an error names its row; two rows
+    that give different values (after reading: ``hat=1`` and ``{"hat": 1}`` agree) are
+    an error naming both."""
+    read = parse_items if column == "items" else parse_price
+    first: tuple[int, Any, Any] | None = None
+    for k, row in enumerate(rows):
+        value = row.get(column)
+        if not _given(value):
+            continue
+        meaning = read(value, f"{where[k]}: {column}")
+        if first is None:
+            first = (k, value, meaning)
+        elif meaning != first[2]:
+            raise InputError(
+                f"{where[k]}: {column} {value!r} differs from {first[1]!r} at "
+                f"{where[first[0]]} (give a dialogue one {column})"
+            )
+    return None if first is None else first[1]
+
+
+def group_rows(
+    rows: Sequence[Mapping[str, Any]], where: Sequence[str] | None = None
+) -> dict[str, Any]:
     """One dialogue record (the nested form) of a dialogue's rows.
+
+    ``where`` names each row's place (``file:line``) for the errors, which start with
+    the place of the row at fault (default: ``row k of the dialogue``).
 
     >>> record = group_rows([
     ...     {"dialogue_id": "d", "speaker": "b", "text": "hi", "turn": 2, "items": "hat=1"},
@@ -51,25 +94,31 @@ def group_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     ... ])
     >>> [t["text"] for t in record["turns"]], record["items"], record["roles"]
     (['hello', 'hi'], 'hat=1', {'a': 'buyer'})
+    >>> group_rows([{"dialogue_id": "d", "speaker": "a", "text": "x", "turn": "two"}],
+    ...            ["t.csv:2"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    actparse.errors.InputError: t.csv:2: turn must be a number, got 'two'
     """
     if not rows:
         raise InputError("a dialogue without rows")
-    keyed = sorted(enumerate(rows), key=lambda kr: (_turn_number(kr[1], kr[0]), kr[0]))
+    places = (
+        list(where)
+        if where is not None
+        else [f"row {k + 1} of the dialogue" for k in range(len(rows))]
+    )
+    for row, place in zip(rows, places):
+        _check_row(row, place)
+    numbers = [_turn_number(r, k, places[k]) for k, r in enumerate(rows)]
+    order = sorted(range(len(rows)), key=lambda k: (numbers[k], k))
     record: dict[str, Any] = {
         "id": rows[0].get("dialogue_id"),
-        "turns": [dict(r) for _, r in keyed],
+        "turns": [dict(rows[k]) for k in order],
     }
     for column in CONTEXT:
-        values = [(k, r[column]) for k, r in enumerate(rows) if _given(r.get(column))]
-        if values:
-            first = values[0][1]
-            for k, value in values[1:]:
-                if value != first:
-                    raise InputError(
-                        f"row {k + 1} of the dialogue: {column} {value!r} differs from "
-                        f"{first!r} on its row {values[0][0] + 1} (give a dialogue one {column})"
-                    )
-            record[column] = first
+        value = _context(rows, places, column)
+        if value is not None:
+            record[column] = value
     roles: dict[str, Any] = {}
     for k, row in enumerate(rows):
         role = row.get("role")
@@ -77,8 +126,8 @@ def group_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             speaker = str(row.get("speaker", row.get("agent")))
             if roles.setdefault(speaker, role) != role:
                 raise InputError(
-                    f"row {k + 1} of the dialogue: speaker {speaker!r} has role {role!r} "
-                    f"and {roles[speaker]!r}"
+                    f"{places[k]}: speaker {speaker!r} has role {role!r} here and "
+                    f"{roles[speaker]!r} on an earlier row"
                 )
     if roles:
         record["roles"] = roles
@@ -86,5 +135,11 @@ def group_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def rows_of(record: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The rows of a record :func:`group_rows` made, in its turn order."""
-    return [dict(turn) for turn in record.get("turns", [])]
+    """The rows of a record :func:`group_rows` made (or a nested record's turns), in turn order.
+
+    A turn that is not an object gives an empty row (the reader names it).
+    """
+    turns = record.get("turns")
+    if not isinstance(turns, list):
+        return []
+    return [dict(turn) if isinstance(turn, Mapping) else {} for turn in turns]

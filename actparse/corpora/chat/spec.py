@@ -11,7 +11,7 @@ from typing import Any
 
 from actparse.registry import Corpus, Format
 
-__all__ = ["SPEC", "is_nested", "is_turn_row", "row_dialogue"]
+__all__ = ["SPEC", "explain_turn_row", "is_nested", "is_turn_row", "row_dialogue"]
 
 _CHAT = "actparse.corpora.chat"
 
@@ -26,6 +26,27 @@ def is_turn_row(raw: Mapping[str, Any]) -> bool:
         and "text" in raw
         and ("speaker" in raw or "agent" in raw)
         and "turns" not in raw
+    )
+
+
+def explain_turn_row(raw: Mapping[str, Any]) -> str | None:
+    """What a record that looks like a turn table row lacks to be one (``None``: not one).
+
+    A record with some of the columns a turn table needs, and not others: say which.
+    """
+    if "turns" in raw:
+        return None
+    needed = {
+        "dialogue_id": "dialogue_id" in raw,
+        "speaker (or agent)": "speaker" in raw or "agent" in raw,
+        "text": "text" in raw,
+    }
+    missing = [name for name, given in needed.items() if not given]
+    if not missing or len(missing) == len(needed):
+        return None
+    return (
+        "a turn table needs the columns dialogue_id, speaker (or agent) and text, one row "
+        f"per turn; this one has no {' and no '.join(missing)}"
     )
 
 
@@ -53,6 +74,7 @@ SPEC = Corpus(
             row_key=row_dialogue,
             group_rows=f"{_CHAT}.rows:group_rows",
             rows_of=f"{_CHAT}.rows:rows_of",
+            explain=explain_turn_row,
         ),
         Format(
             name="nested",
@@ -60,6 +82,7 @@ SPEC = Corpus(
             detect=is_nested,
             reader=f"{_CHAT}.reader:dialogue_from_record",
             writer=f"{_CHAT}.writer:write_nested",
+            rows_of=f"{_CHAT}.rows:rows_of",
         ),
     ),
     parser=f"{_CHAT}.parser:ChatParser",
