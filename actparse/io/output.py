@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from actparse.io.destination import Destination, OutputError
+from actparse.io.folders import FolderSink, is_folder
 from actparse.io.parquet import ParquetSink, is_parquet, parquet_schema
 from actparse.io.records import open_text
 
@@ -39,6 +40,8 @@ def open_sink(
     if to_stdout(output):
         return nullcontext(sys.stdout)
     assert output is not None
+    if is_folder(source):  # a corpus folder is labelled into a new folder, never a file
+        return FolderSink(output, source)
     if is_parquet(output):
         schema = parquet_schema(source) if keep_schema and is_parquet(source) else None
         return ParquetSink(output, schema, keep_errors=keep_errors, inputs=[source])
