@@ -29,7 +29,7 @@ from actparse.errors import InputError
 from actparse.io.messages import json_kind
 from actparse.io.sources import Piece
 
-__all__ = ["LINE", "UTTERANCES", "read_folder", "write_folder"]
+__all__ = ["LINE", "UTTERANCES", "conversation_record", "read_folder", "write_folder"]
 
 UTTERANCES = "utterances.jsonl"
 CONVERSATIONS = "conversations.json"
@@ -123,21 +123,33 @@ def _order(turn: Mapping[str, Any]) -> tuple[int, Any, int]:
     return (2, 0, turn[LINE])
 
 
+def conversation_record(
+    ident: str, turns: list[dict[str, Any]], meta: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A conversation as a dialogue record: its utterances in time order, its context.
+
+    ``turns``: its utterances, each with its place in the corpus under :data:`LINE`;
+    ``meta``: the conversation's metadata, whose ``items``, ``listing_price`` and
+    ``roles`` are the dialogue's context.
+    """
+    record: dict[str, Any] = {"id": ident, "turns": sorted(turns, key=_order)}
+    record.update({key: meta[key] for key in CONTEXT if meta.get(key) is not None})
+    return record
+
+
 def _conversation(
     name: str, ident: str, turns: list[dict[str, Any]], conversations: Mapping[str, Any] | None
 ) -> Piece:
     first = turns[0][LINE]
-    record: dict[str, Any] = {"id": ident, "turns": sorted(turns, key=_order)}
     if conversations is not None and ident not in conversations:
         return Piece(
             first,
-            raw=record,
+            raw=conversation_record(ident, turns, {}),
             error=f"{name}:{first}: utterance {turns[0]['id']!r} is of conversation {ident!r}, "
             f"which {CONVERSATIONS} does not list",
         )
     meta = (conversations or {}).get(ident) or {}
-    record.update({key: meta[key] for key in CONTEXT if meta.get(key) is not None})
-    return Piece(first, raw=record)
+    return Piece(first, raw=conversation_record(ident, turns, meta))
 
 
 def write_folder(source: Path, out: Path, labelled: Iterable[Mapping[str, Any]]) -> None:
