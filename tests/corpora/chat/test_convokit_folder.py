@@ -70,7 +70,7 @@ def test_speakers_are_the_parties_and_conversation_meta_is_the_context() -> None
     ]
     assert salary.parties[0].listing is None and salary.parties[0].items == ()
     assert "topic" not in records[2].raw  # other conversation meta is left alone
-    assert [t.text for t in trade.turns][0].startswith("I'd like the books")
+    assert trade.turns[0].text.startswith("I'd like the books")
 
 
 # -- writing ------------------------------------------------------------------------------
