@@ -164,12 +164,13 @@ LabelInput = Annotated[
     Path | None,
     typer.Argument(
         help="Dialogues to label: JSON lines or a JSON list ('.gz' is read "
-        "compressed) or '.parquet'; '-' reads standard input. Without it: standard "
+        "compressed) or '.parquet', or a corpus folder (ConvoKit's, labelled into a new "
+        "folder -o DIR); '-' reads standard input. Without it: standard "
         "input when it is a pipe or a file ('cat val.txt | actparse label'), else (a "
         "terminal, /dev/null) a small bundled sample, labelled and shown as a table.",
         # Not exists=True: typer's check turns '-' into a Path before comparing it with
         # '-', so it would refuse standard input; a missing file is an OSError later.
-        dir_okay=False,
+        dir_okay=True,  # a corpus folder (actparse.io.folders)
         allow_dash=True,
     ),
 ]
@@ -219,8 +220,8 @@ def _headlines() -> str:
 EvalInput = Annotated[
     Path,
     typer.Argument(
-        help="Dialogues with reference acts ('-': standard input).",
-        dir_okay=False,
+        help="Dialogues with reference acts ('-': standard input; or a corpus folder).",
+        dir_okay=True,
         allow_dash=True,  # not exists=True, which refuses '-' (see LabelInput)
     ),
 ]

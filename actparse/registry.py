@@ -35,6 +35,7 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 # Below every module that reads or parses (models imports nothing of actparse): the
@@ -167,6 +168,15 @@ class Format:
     #: ``raw -> hint or None``: asked when no format claims a record, to say what the
     #: record lacks to be of this format (a turn table row without its ``text`` column).
     explain: Callable[[Mapping[str, Any]], str | None] | None = None
+    #: For a layout that is a folder of files (a ConvoKit corpus): whether a directory is
+    #: one (looks at its file names only); ``path -> (name, pieces)``, the file its lines
+    #: are numbered in and an iterator of :class:`~actparse.io.sources.Piece`, one raw
+    #: record (or the reason there is none) each; and ``(input folder, empty output folder,
+    #: labelled records) -> None``, which writes the labelled copy of the folder
+    #: (:mod:`actparse.io.folders`).
+    folder_detect: Callable[[Path], bool] | None = None
+    folder_reader: Loadable | None = None
+    folder_writer: Loadable | None = None
 
 
 @dataclass(frozen=True)

@@ -20,14 +20,15 @@ class CorpusFixtures:
         return sorted(p for p in self.corpora.glob("*/fixtures") if p.is_dir())
 
     def paths(self) -> list[Path]:
-        """Every fixture file, in the order of their names."""
-        files = (p for folder in self.folders() for p in folder.iterdir() if p.is_file())
+        """Every fixture, in the order of their names: a file, or a folder that is one
+        fixture (a ConvoKit corpus)."""
+        files = (p for folder in self.folders() for p in folder.iterdir())
         return sorted(files, key=lambda p: p.name)
 
     def __truediv__(self, name: str) -> Path:
         """The fixture file ``name``; a name no folder holds, or more than one does, fails
         loudly rather than leaving a test with a path to nothing."""
-        found = [folder / name for folder in self.folders() if (folder / name).is_file()]
+        found = [folder / name for folder in self.folders() if (folder / name).exists()]
         if len(found) != 1:
             where = f"{self.corpora}/*/fixtures/"
             why = "no" if not found else f"{len(found)} ({', '.join(map(str, found))})"

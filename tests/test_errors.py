@@ -6,6 +6,7 @@ anything else is a bug, shown with its traceback and where to report it."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 import subprocess
@@ -31,11 +32,17 @@ CONTROL_FLOW = {
 }
 
 
+#: Modules that import an optional dependency when imported.
+OPTIONAL = {"actparse.convokit": "convokit"}
+
+
 def _exception_classes() -> dict[str, type[BaseException]]:
     found: dict[str, type[BaseException]] = {}
     for info in pkgutil.walk_packages(actparse.__path__, "actparse."):
         if info.name.endswith(".__main__"):
             continue  # running the command is all it does
+        if info.name in OPTIONAL and importlib.util.find_spec(OPTIONAL[info.name]) is None:
+            continue  # its import is the ImportError that says how to install its dependency
         module = importlib.import_module(info.name)
         for name, value in vars(module).items():
             if (

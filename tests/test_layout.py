@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import doctest
 import importlib
+import importlib.util
 import pkgutil
 from pathlib import Path
 
@@ -17,10 +18,13 @@ from actparse import registry
 
 PACKAGE = Path(actparse.__file__).resolve().parent
 MAX_LINES = 500
+#: Modules that import an optional dependency when imported: looked at where it is installed.
+OPTIONAL = {"actparse.convokit": "convokit"}
 MODULES = sorted(
     info.name
     for info in pkgutil.walk_packages([str(PACKAGE)], prefix="actparse.")
     if info.name != "actparse.__main__"
+    and (info.name not in OPTIONAL or importlib.util.find_spec(OPTIONAL[info.name]) is not None)
 )
 
 

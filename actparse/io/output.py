@@ -15,6 +15,7 @@ from typing import IO, Any
 
 from actparse.io.csv_rows import is_csv
 from actparse.io.destination import Destination, OutputError
+from actparse.io.folders import FolderSink, is_folder
 from actparse.io.parquet import ParquetSink, is_parquet, parquet_schema
 from actparse.io.records import open_text
 
@@ -41,6 +42,8 @@ def open_sink(
     if to_stdout(output):
         return nullcontext(sys.stdout)
     assert output is not None
+    if is_folder(source):  # a corpus folder is labelled into a new folder, never a file
+        return FolderSink(output, source)
     if is_csv(output):
         # JSON lines under a .csv name would read as a broken table: the one CSV
         # actparse writes is the per-turn table, whose columns are fixed.

@@ -33,6 +33,7 @@ from typing import IO, Any, NamedTuple
 
 from actparse import registry
 from actparse.errors import InputError
+from actparse.io.folders import FOLDER, is_folder, open_folder
 from actparse.io.messages import json_kind
 
 __all__ = [
@@ -128,6 +129,10 @@ def open_source(path: str | Path, fmt: str = "auto") -> Iterator[Source]:
             registry.format_spec(fmt)
         except ValueError as err:
             raise InputError(f"{name}: {err}") from None
+    if is_folder(path):  # a corpus folder (ConvoKit's): its format reads the whole folder
+        fmt, name, pieces = open_folder(path, fmt)
+        yield Source(name, fmt, FOLDER, pieces)
+        return
     with _open_binary(path, name) as stream:
         lines = _decoded_lines(stream, name)
         head, layout, text_format = _tell_layout(lines, fmt)

@@ -7,11 +7,21 @@ through the ``actparse_corpora`` entry point; the rest is named by dotted path.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from actparse.registry import Corpus, Format
 
-__all__ = ["SPEC", "explain_turn_row", "is_nested", "is_turn_row", "row_dialogue"]
+__all__ = [
+    "CONVOKIT_FILES",
+    "SPEC",
+    "explain_turn_row",
+    "is_convokit_folder",
+    "is_nested",
+    "is_turn_row",
+    "no_record",
+    "row_dialogue",
+]
 
 _CHAT = "actparse.corpora.chat"
 
@@ -60,6 +70,26 @@ def row_dialogue(raw: Mapping[str, Any]) -> Any:
     return str(raw.get("dialogue_id"))
 
 
+def no_record(raw: Mapping[str, Any]) -> bool:
+    """No single record is a ConvoKit corpus: it is a folder, told by its files."""
+    return False
+
+
+#: The files of a ConvoKit corpus folder; any one of them makes a directory one.
+CONVOKIT_FILES = (
+    "utterances.jsonl",
+    "speakers.json",
+    "conversations.json",
+    "corpus.json",
+    "index.json",
+)
+
+
+def is_convokit_folder(path: Path) -> bool:
+    """Whether a directory is a ConvoKit corpus folder: it holds one of its files."""
+    return path.is_dir() and any((path / name).is_file() for name in CONVOKIT_FILES)
+
+
 SPEC = Corpus(
     name="chat",
     title="Chat (your own dialogues)",
@@ -82,6 +112,17 @@ SPEC = Corpus(
             detect=is_nested,
             reader=f"{_CHAT}.reader:dialogue_from_record",
             writer=f"{_CHAT}.writer:write_nested",
+            rows_of=f"{_CHAT}.rows:rows_of",
+        ),
+        Format(
+            name="convokit",
+            help="a ConvoKit corpus folder (utterances.jsonl, ...), labelled into a new one",
+            detect=no_record,
+            reader=f"{_CHAT}.reader:dialogue_from_record",
+            writer=f"{_CHAT}.writer:write_nested",
+            folder_detect=is_convokit_folder,
+            folder_reader=f"{_CHAT}.convokit_folder:read_folder",
+            folder_writer=f"{_CHAT}.convokit_folder:write_folder",
             rows_of=f"{_CHAT}.rows:rows_of",
         ),
     ),
