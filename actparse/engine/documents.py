@@ -27,6 +27,8 @@ from typing import Any
 
 import yaml
 
+from actparse.errors import ActparseError
+
 __all__ = [
     "ALIAS_NODES",
     "MAX_DEPTH",
@@ -51,8 +53,10 @@ MAX_DEPTH = 100
 MAX_DIGITS = 309
 
 
-class DocumentError(ValueError):
-    """A rule file's document is past one of the bounds; the message starts with its line."""
+class DocumentError(ActparseError, ValueError):
+    """A rule file's document is past one of the bounds; the message starts with its line.
+
+    :mod:`actparse.engine.rulefiles` turns it into a ``RuleError`` naming the file too."""
 
     def __init__(self, line: int, problem: str) -> None:
         super().__init__(f"line {line}: {problem}")
@@ -170,13 +174,12 @@ def _short(text: str) -> str:
 _JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]|-?\d[\d.eE+-]*')
 
 
-class _Refused(Exception):
-    """A number the JSON hooks refuse (the literal, to find its line)."""
+class _Refused(DocumentError):
+    """A number the JSON hooks refuse, its line not known yet (the literal, to find it)."""
 
     def __init__(self, literal: str, problem: str) -> None:
-        super().__init__(literal)
+        super().__init__(0, problem)
         self.literal = literal
-        self.problem = problem
 
 
 def _json_int(text: str) -> int:
