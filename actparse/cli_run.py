@@ -6,6 +6,7 @@ input (:func:`stdin_is_data`); and how a bug is shown (:func:`report_bug`)."""
 
 from __future__ import annotations
 
+import _thread
 import io
 import os
 import signal
@@ -59,30 +60,59 @@ def run() -> Iterator[None]:
     """
     previous: dict[int, Any] = {}
     fired: list[int] = []
+    # Signals a finalizer swallowed, not raised yet; whether the run is closing.
+    pending: list[int] = []
+    closing = [False]
+    lock = threading.Lock()
+    hook = sys.unraisablehook
 
     def unwind(signum: int, _frame: object) -> None:
         # A second signal must not interrupt the cleanup. It is let pass here rather than
         # by ignoring the signals: a worker forked during the cleanup would inherit the
         # ignoring, and then not end when the pool ends it.
-        if not fired:
+        if not fired and not closing[0]:
             fired.append(signum)
             raise _Signalled(signum)
+
+    def deliver(signum: int) -> None:
+        with lock:
+            if not closing[0]:
+                _thread.interrupt_main(signal.Signals(signum))
+
+    def swallowed(unraisable: Any) -> None:
+        # The signal landed in a finalizer (a __del__ the garbage collector runs), which
+        # swallows what it raises and hands it here: not fired after all, and delivered
+        # again from another thread, so that it is raised outside the finalizer (or, if
+        # the run ends first, at its end). Printed, never.
+        if not isinstance(unraisable.exc_value, _Signalled):
+            hook(unraisable)
+            return
+        fired.clear()
+        pending.append(unraisable.exc_value.signum)
+        _thread.start_new_thread(deliver, (unraisable.exc_value.signum,))
 
     if threading.current_thread() is threading.main_thread():
         for sig in _ENDING_SIGNALS:
             if signal.getsignal(sig) is not signal.SIG_IGN:
                 previous[sig] = signal.signal(sig, unwind)
+        sys.unraisablehook = swallowed
     try:
         yield
         sys.stdout.flush()  # a closed pipe shows here at the latest, not at exit
+        if pending:
+            raise _Signalled(pending[0])
     except BrokenPipeError:
         silence_stdout()
         raise typer.Exit(code=CLOSED_PIPE) from None
     except _Signalled as signalled:
         raise typer.Exit(code=signal_status(signalled.signum)) from None
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        closing[0] = True  # set without a call, so no signal is handled between
+        with lock:  # a delivery under way is done (and ignored: the run is over)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            if sys.unraisablehook is swallowed:
+                sys.unraisablehook = hook
 
 
 class StdoutConsole(Console):

@@ -24,6 +24,7 @@ from actparse.engine.rulefiles import (
     load_file,
     read_document,
     rule_folder,
+    shown,
     string_list,
     where,
 )
@@ -166,7 +167,7 @@ def parse_act_space(doc: Any, source: str) -> ActSpace:
             for intent in intents:
                 if (corpus, intent) in seen:
                     raise RuleError(
-                        f"{at}: {what}: {corpus} intent {intent!r} already maps to "
+                        f"{at}: {what}: {corpus} intent {shown(intent)} already maps to "
                         f"'{seen[(corpus, intent)]}'"
                     )
                 seen[(corpus, intent)] = record["name"]
@@ -190,13 +191,14 @@ def parse_coarse_map(doc: Any, source: str, corpus: str, space: ActSpace) -> Coa
             continue
         if act not in space.names:
             raise RuleError(
-                f"{at}: coarse act {act!r} is not in the act inventory ({space.source}): "
+                f"{at}: coarse act {shown(act)} is not in the act inventory ({space.source}): "
                 f"one of {', '.join(space.names)}"
             )
         for intent in string_list(intents, at, str(act)):
             if intent in acts:
                 raise RuleError(
-                    f"{at}: {corpus} intent {intent!r} maps to both {acts[intent]!r} and {act!r}"
+                    f"{at}: {corpus} intent {shown(intent)} maps to both "
+                    f"{shown(acts[intent])} and {shown(act)}"
                 )
             acts[intent] = str(act)
     return CoarseMap(corpus, source, acts)

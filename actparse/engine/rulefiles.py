@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import json
-import sys
+import reprlib
 from collections.abc import Callable, Collection
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 import yaml
 
+from actparse.engine.documents import BoundedLoader, DocumentError, load_json
 from actparse.errors import ActparseError
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "rule_folder",
     "rules_dir",
     "shipped",
+    "shown",
     "string_list",
     "where",
 ]
@@ -101,8 +103,11 @@ def is_shipped_folder(spec: str) -> bool:
     return bool(spec) and ":" not in spec and "/" not in spec and "\\" not in spec
 
 
-class _LineLoader(yaml.SafeLoader):
-    """A safe YAML loader that remembers the line of every mapping."""
+class _LineLoader(BoundedLoader):
+    """A safe YAML loader that remembers the line of every mapping, within the bounds.
+
+    The bounds (:mod:`actparse.engine.documents`): aliases expand to few nodes, nesting is
+    shallow, numbers fit in a float."""
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str, Any]:
@@ -122,9 +127,12 @@ def line_loader() -> type[yaml.SafeLoader]:
 def parse_yaml(text: str, source: str) -> Any:
     """A YAML document with line numbers.
 
-    Invalid YAML is a :class:`RuleError` naming the file and, where YAML says, the line."""
+    Invalid YAML, or YAML past a bound of :mod:`actparse.engine.documents` (an alias bomb,
+    deep nesting, a huge number), is a :class:`RuleError` naming the file and the line."""
     try:
         return yaml.load(text, Loader=_LineLoader)
+    except DocumentError as err:
+        raise RuleError(f"{source}:{err.line}: {err.problem}") from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
@@ -134,23 +142,19 @@ def parse_yaml(text: str, source: str) -> Any:
 def parse_json(text: str, source: str) -> Any:
     """A JSON document (learned lexicons).
 
-    Invalid JSON is a :class:`RuleError` naming the file and the line."""
+    Invalid JSON, or JSON past a bound of :mod:`actparse.engine.documents` (deep nesting,
+    a huge number), is a :class:`RuleError` naming the file and the line."""
     if text.startswith("\ufeff"):
         raise RuleError(
             f"{source}:1: starts with a byte order mark (BOM), which JSON does not allow; "
             "save it as UTF-8 without one"
         )
     try:
-        return json.loads(text)
+        return load_json(text)
     except json.JSONDecodeError as err:
         raise RuleError(f"{source}:{err.lineno}: not valid JSON: {err.msg}") from None
-    except RecursionError:
-        raise RuleError(f"{source}: not readable: nested too deeply") from None
-    except ValueError:  # json.loads' only other complaint: Python's limit on digits
-        raise RuleError(
-            f"{source}: not readable: a number has more digits than can be read "
-            f"({sys.get_int_max_str_digits()})"
-        ) from None
+    except DocumentError as err:
+        raise RuleError(f"{source}:{err.line}: {err.problem}") from None
 
 
 def read_text(path: str | Path | Traversable) -> str:
@@ -228,7 +232,7 @@ def check_keys(
     Only ``allowed`` keys and every ``required`` one; otherwise a :class:`RuleError` at ``at``
     naming ``what`` and the keys."""
     if not isinstance(record, dict):
-        raise RuleError(f"{at}: {what} must be a mapping, got {record!r}")
+        raise RuleError(f"{at}: {what} must be a mapping, got {shown(record)}")
     extra = set(record) - set(allowed) - {LINE}
     if extra:
         raise RuleError(f"{at}: {what}: unknown key(s) {sorted(extra)}; allowed: {sorted(allowed)}")
@@ -236,6 +240,20 @@ def check_keys(
     if missing:
         raise RuleError(f"{at}: {what}: missing key(s) {sorted(missing)}")
     return record
+
+
+#: How a value is shown in an error: a few items and characters of it, never all.
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel, _SHOWN.maxlist, _SHOWN.maxdict, _SHOWN.maxstring = 3, 6, 6, 60
+
+
+def shown(value: Any) -> str:
+    """A short ``repr`` of a value from a rule file, for an error message (never all of it).
+
+    >>> shown(["word"] * 1000)
+    "['word', 'word', 'word', 'word', 'word', 'word', ...]"
+    """
+    return _SHOWN.repr(value)
 
 
 def string_list(value: Any, at: str, key: str, *, single: bool = False) -> tuple[str, ...]:

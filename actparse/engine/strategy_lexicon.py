@@ -24,7 +24,6 @@ summed as integers, so a decision is exact.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Sequence
@@ -32,7 +31,7 @@ from importlib.resources.abc import Traversable
 from itertools import pairwise
 from pathlib import Path
 
-from actparse.engine.rulefiles import RuleError
+from actparse.engine.rulefiles import RuleError, parse_json, shown
 
 __all__ = ["StrategyLexicon", "load_strategy_lexicon"]
 
@@ -77,11 +76,11 @@ class StrategyLexicon:
         for gram, row in weights.items():
             if len(row) != len(labels):
                 raise RuleError(
-                    f"{source}: the weights of {gram!r} are {len(row)}, not one per label "
+                    f"{source}: the weights of {shown(gram)} are {len(row)}, not one per label "
                     f"({len(labels)})"
                 )
             if not all(_is_number(w) for w in row):
-                raise RuleError(f"{source}: the weights of {gram!r} must be finite numbers")
+                raise RuleError(f"{source}: the weights of {shown(gram)} must be finite numbers")
         if tuple(ngrams) not in ((1, 1), (1, 2)):
             raise RuleError(f"{source}: ngrams must be [1, 1] or [1, 2], not {list(ngrams)}")
         self.labels = tuple(labels)
@@ -140,11 +139,10 @@ def load_strategy_lexicon(path: str | Path | Traversable) -> StrategyLexicon:
     source = str(path)
     file = Path(path) if isinstance(path, str) else path
     try:
-        doc = json.loads(file.read_text(encoding="utf-8"))
+        text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise RuleError(f"{source}: cannot read the lexicon: {err}") from None
-    except json.JSONDecodeError as err:
-        raise RuleError(f"{source}:{err.lineno}: not valid JSON: {err.msg}") from None
+    doc = parse_json(text, source)  # the bounds on nesting and numbers of every rule file
     if not isinstance(doc, dict):
         raise RuleError(f"{source}: a lexicon is a JSON object")
     unknown = set(doc) - _KEYS

@@ -19,7 +19,15 @@ import regex
 from actparse.engine.guard import timeout_for
 from actparse.engine.patternparts import OrderedSearch
 from actparse.engine.prefilter import ASCII_LOWER, NeedIndex, strip_boundaries
-from actparse.engine.rulefiles import LINE, RuleError, check_keys, load_file, string_list, where
+from actparse.engine.rulefiles import (
+    LINE,
+    RuleError,
+    check_keys,
+    load_file,
+    shown,
+    string_list,
+    where,
+)
 from actparse.engine.tagmatch import BASE_FLAGS, TagMatcher, lacks, literal_alternatives
 
 __all__ = ["MATCH_KINDS", "Rule", "RuleSet", "literal_alternatives", "load_rules", "parse_rules"]
@@ -364,14 +372,14 @@ def parse_rules(doc: Any, source: str) -> list[Rule]:
     seen: set[str] = set()
     for record in doc["rules"]:
         if not isinstance(record, dict):
-            raise RuleError(f"{source}: every rule must be a mapping, got {record!r}")
+            raise RuleError(f"{source}: every rule must be a mapping, got {shown(record)}")
         name = record.get("name", "?")
         at = where(source, record)
         what = f"rule '{name}'"
         check_keys(record, ALLOWED_KEYS, at, what, required=REQUIRED_KEYS)
         if record["match"] not in MATCH_KINDS:
             raise RuleError(
-                f"{at}: {what}: unknown match kind {record['match']!r}; "
+                f"{at}: {what}: unknown match kind {shown(record['match'])}; "
                 f"one of {sorted(MATCH_KINDS)}"
             )
         if name in seen:

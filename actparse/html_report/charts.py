@@ -4,7 +4,10 @@ Each a ``<div>`` whose script calls the plotly.js embedded once in the page (no 
 hand).
 
 Shares rather than counts go on the axes, so that corpora of different sizes compare;
-the counts are in the hover text.
+the counts are in the hover text. Every string from the input (file names, corpus
+titles, reference intents, strategy labels, act names) goes to plotly through
+:func:`plain`: plotly reads a subset of HTML in labels (``<a href>``, ``<b>``, ``<span
+style>``, ``<br>``), and a label must show as the text it is.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import plotly.io as pio
 from actparse.engine.acts import load_act_space
 from actparse.html_report.collect import InputData
 
-__all__ = ["Chart", "charts", "plotly_js"]
+__all__ = ["Chart", "charts", "plain", "plotly_js"]
 
 #: No link to plotly's site, no editing: the page must make no request.
 _CONFIG = {"displaylogo": False, "responsive": True}
@@ -57,7 +60,24 @@ def _div(figure: go.Figure, div_id: str) -> str:
     return html
 
 
+def plain(text: str) -> str:
+    """``text`` as plotly shows it literally: ``&``, ``<`` and ``>`` as HTML entities.
+
+    Plotly splits a label at its tags, then turns the entities of the text between them
+    back into characters, so an escaped tag is drawn as the characters typed, not obeyed.
+
+    >>> plain('<a href="https://evil.example/phish">extlink</a> & co')
+    '&lt;a href="https://evil.example/phish"&gt;extlink&lt;/a&gt; &amp; co'
+    """
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _plain_all(texts: Sequence[str]) -> list[str]:
+    return [plain(t) for t in texts]
+
+
 def _label(data: InputData) -> str:
+    """The input's name in the page's own text (a figure caption, escaped there)."""
     return f"{data.title} · {data.name}"
 
 
@@ -79,8 +99,8 @@ def _distribution(inputs: Sequence[InputData]) -> Chart:
     for data, count in zip(inputs, counts):
         total = sum(count.values()) or 1
         figure.add_bar(
-            name=_label(data),
-            x=acts,
+            name=plain(_label(data)),
+            x=_plain_all(acts),
             y=[count[a] / total for a in acts],
             customdata=[count[a] for a in acts],
             hovertemplate="%{x}: %{y:.1%} (%{customdata} turns)<extra>%{fullData.name}</extra>",
@@ -126,8 +146,8 @@ def _heatmap(
     figure = go.Figure(
         go.Heatmap(
             z=z,
-            x=list(columns),
-            y=list(rows),
+            x=_plain_all(columns),
+            y=_plain_all(rows),
             text=text,
             texttemplate="%{text}",
             customdata=custom,

@@ -17,6 +17,7 @@ per-call limit applies.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import signal
 import threading
@@ -94,18 +95,49 @@ class Clock:
         self._limit = math.inf
 
     def _on_alarm(self, _signum: int, _frame: FrameType | None) -> None:
+        """The timer fired: interrupt a record past its limit, else set the timer again.
+
+        It raises nothing but :class:`RecordTimeout`, and that only while a record is
+        timed: with nothing timed (after :meth:`stop` or a timeout) it just sets the timer
+        for the records that follow.
+        """
         if not self.armed:  # the window is closing: leave the timer off
             return
         remaining = self._limit - (time.perf_counter() - self._started)
+        timed_out = remaining <= 0
         # Set the timer again: for the rest of the record's time when it has some left
         # (it started after the timer was set), else for the records that follow.
-        signal.setitimer(signal.ITIMER_REAL, remaining if remaining > 0 else self._period)
-        if remaining <= 0:
+        _set_timer(self._period if timed_out else remaining, self._period)
+        if timed_out:
             limit, self._limit = self._limit, math.inf
             raise RecordTimeout(limit)
 
 
+#: The shortest time the timer is set for: ``setitimer`` counts in microseconds, and a
+#: time that rounds to 0 would turn the timer off instead of setting it.
+_SHORTEST = 0.001
+
+
+def _set_timer(seconds: float, longest: float) -> None:
+    """Set the timer for ``seconds``, within ``[_SHORTEST, longest]``, never raising.
+
+    ``seconds`` is infinite when nothing is timed (``setitimer(inf)`` raises
+    :class:`OverflowError`) and may be past what the system takes (a limit of 1e300): the
+    timer then fires after ``longest`` and looks again, which costs one system call. The
+    handler runs between any two bytecodes of the program, so an error here would come
+    out of code that has nothing to do with timing.
+    """
+    wait = max(min(longest if math.isnan(seconds) else seconds, longest), _SHORTEST)
+    # No timer when the system refuses one: the guard's limits per call still hold.
+    with contextlib.suppress(OverflowError, ValueError, OSError):
+        signal.setitimer(signal.ITIMER_REAL, wait)
+
+
 _UNARMED = Clock(armed=False)
+
+#: The longest time the timer is set for at once (a day): a longer limit is checked
+#: again at each firing.
+_LONGEST = 86_400.0
 
 
 @contextmanager
@@ -121,10 +153,10 @@ def clock(first_limit: float) -> Iterator[Clock]:
     ):
         yield _UNARMED
         return
-    current = Clock(armed=True, period=first_limit)
+    current = Clock(armed=True, period=min(first_limit, _LONGEST))
     previous: Any = signal.signal(signal.SIGALRM, current._on_alarm)
     try:
-        signal.setitimer(signal.ITIMER_REAL, first_limit)
+        _set_timer(first_limit, current._period)
         yield current
     finally:
         current.armed = False  # a signal already on its way must not set the timer again

@@ -9,6 +9,7 @@ report). ``.ci/run`` installs Debian's chromium; without it the test skips and s
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Iterator, Sequence
@@ -145,3 +146,74 @@ def test_the_report_of_the_three_shared_corpora_in_chromium(
     paths = [data_dir / name for name in SHARED_INPUTS]
     shot = Path(os.environ.get("ACTPARSE_SCREENSHOT") or tmp_path / "report.png")
     _open_and_check(browser, paths, tmp_path / "r.html", shot)
+
+
+#: Reference intents and a strategy label from the input that plotly would read as markup.
+LINK = '<a href="https://evil.example/phish">extlink</a>'
+MARKUP_LABELS = (LINK, "<b>bold</b>", '<span style="color:red">styled</span>', "one<br>two")
+#: A file name with markup in it (no '/': a file name cannot hold one).
+MARKUP_FILE = '<b>named<br><span style="color:red">.jsonl'
+
+
+def _markup_inputs(fixtures: CorpusFixtures, folder: Path) -> list[Path]:
+    """A Craigslist file (named with markup) whose reference intents are markup, and a
+    CaSiNo file whose strategy labels are."""
+    lines = (fixtures / "craigslist_validation_20.jsonl").read_text(encoding="utf-8").splitlines()
+    first = json.loads(lines[0])
+    first["dialogue_acts"]["intent"][: len(MARKUP_LABELS)] = list(MARKUP_LABELS)
+    craigslist = folder / MARKUP_FILE
+    craigslist.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n", encoding="utf-8")
+    dialogues = json.loads((fixtures / "casino_20.json").read_text(encoding="utf-8"))
+    annotated = next(d for d in dialogues if d["annotations"])
+    for k, label in enumerate(MARKUP_LABELS):
+        annotated["annotations"][k][1] = label
+    casino = folder / "casino_markup.json"
+    casino.write_text(json.dumps(dialogues), encoding="utf-8")
+    return [craigslist, casino]
+
+
+#: Every text plotly drew in the charts, and every link and styled run it made there.
+_DRAWN = """() => {
+  const charts = [...document.querySelectorAll('figure.chart .js-plotly-plot')];
+  const inside = charts.flatMap(c => [...c.querySelectorAll('svg *')]);
+  return {
+    texts: inside.filter(e => e.tagName === 'text').map(e => e.textContent),
+    links: inside.filter(e => e.tagName === 'a' || [...e.attributes].some(
+      a => a.name.endsWith('href') && !a.value.startsWith('data:'))).map(e => e.outerHTML),
+    styled: inside.filter(e => e.tagName === 'tspan' && /bold|red|italic/.test(
+      (e.getAttribute('style') || '') + (e.getAttribute('font-weight') || ''))).length,
+    breaks: inside.filter(e => e.tagName === 'tspan' && e.classList.contains('line')).length,
+  };
+}"""
+
+
+def test_labels_from_the_input_are_drawn_as_text_not_markup(
+    browser: Any, fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
+    """Issue 28: a reference intent ``<a href=...>`` made a live link in the confusion
+    chart, ``<span style>`` was applied and ``<br>`` broke the label; file names and
+    strategy labels too. Each is drawn as the characters typed, and no script runs."""
+    out = tmp_path / "report.html"
+    write_report(_markup_inputs(fixtures, tmp_path), out)
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: errors.append(f"dialog: {d.message}"))
+    page.route(lambda url: url != out.resolve().as_uri(), lambda route: route.abort())
+    page.goto(out.resolve().as_uri(), wait_until="load")
+    page.wait_for_function("window.actparseReport !== undefined")
+    assert page.locator("#chart-confusion-0 svg.main-svg").count() >= 1
+    assert page.locator("#chart-strategies-1 svg.main-svg").count() >= 1
+    # Hover a confusion cell: the hover label is drawn from the same strings.
+    box = page.locator("#chart-confusion-0 .nsewdrag").first.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + 5, box["y"] + 5)
+    drawn = page.evaluate(_DRAWN)
+    page.close()
+    assert drawn["links"] == []
+    assert drawn["styled"] == 0 and drawn["breaks"] == 0
+    texts = drawn["texts"]
+    for label in MARKUP_LABELS:
+        assert texts.count(label) >= 2, label  # the confusion chart's and the strategies'
+    assert any(MARKUP_FILE in text for text in texts)  # the legend
+    assert errors == []

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from actparse.corpora.craigslist.numbers import END, START, has_dollar
-from actparse.engine.rulefiles import RuleError, load_file, parse_json, read_text
+from actparse.engine.rulefiles import RuleError, load_file, parse_json, read_text, shown
 from actparse.engine.tokenizer import tokenize
 from actparse.io.messages import json_kind
 from actparse.io.output import open_output
@@ -133,10 +133,10 @@ def _counts(table: Any, side: str, source: str) -> dict[str, int]:
         )
     for word, count in table.items():
         if type(count) is not int or not 0 <= count <= MAX_COUNT:
-            shown = json_kind(count) if count is None or isinstance(count, bool) else count
+            got = json_kind(count) if count is None or isinstance(count, bool) else count
             raise RuleError(
-                f"{source}: {side}[{word!r}]: a count must be a whole number from 0 to "
-                f"{MAX_COUNT}, got {_short(shown)}"
+                f"{source}: {side}[{shown(word)}]: a count must be a whole number from 0 to "
+                f"{MAX_COUNT}, got {_short(got)}"
             )
     return {str(word): count for word, count in table.items()}
 

@@ -26,6 +26,7 @@ from actparse.engine.rulefiles import (
     display,
     is_shipped_folder,
     load_file,
+    shown,
     string_list,
     where,
 )
@@ -229,7 +230,7 @@ def _numbers(doc: Any, source: str) -> dict[str, int]:
         if key == LINE:
             continue
         if not isinstance(value, int) or isinstance(value, bool):
-            raise RuleError(f"{where(source, doc)}: number {key!r} must be an integer")
+            raise RuleError(f"{where(source, doc)}: number {shown(key)} must be an integer")
         numbers[str(key)] = value
     return numbers
 
@@ -273,7 +274,9 @@ def parse_split_lexicon(
     for key, (allowed, default) in _SETTINGS.items():
         value = spec.get(key, default)
         if value not in allowed:
-            raise RuleError(f"{at}: {corpus}.{key} must be one of {list(allowed)}, got {value!r}")
+            raise RuleError(
+                f"{at}: {corpus}.{key} must be one of {list(allowed)}, got {shown(value)}"
+            )
         chosen[key] = str(value)
     claims_need_verb = spec.get("claims_need_verb", False)
     if not isinstance(claims_need_verb, bool):
@@ -294,7 +297,7 @@ def parse_split_lexicon(
         weak_words.update(weak)
         for word in string_list(item["words"], item_at, "words") + weak:
             if word in item_words and item_words[word] != index:
-                raise RuleError(f"{item_at}: word {word!r} names two items")
+                raise RuleError(f"{item_at}: word {shown(word)} names two items")
             item_words[word] = index
             if " " in word:
                 multi_word.append(word)
