@@ -13,10 +13,12 @@ from typing import Any
 from actparse.corpora.chat.rows import rows_of
 from actparse.models import Act, Dialogue
 
-__all__ = ["FIELD", "act_fields", "write_nested", "write_rows"]
+__all__ = ["FIELD", "SPLITS_OFF", "act_fields", "write_nested", "write_rows"]
 
 #: The field every turn gets.
 FIELD = "actparse"
+#: How the parser tags every act of a dialogue without exactly two speakers.
+SPLITS_OFF = "splits-off:"
 
 
 def _speakers(dialogue: Dialogue) -> list[str]:
@@ -26,13 +28,14 @@ def _speakers(dialogue: Dialogue) -> list[str]:
 def act_fields(act: Act, dialogue: Dialogue) -> dict[str, Any]:
     """A turn's act as JSON: intent, coarse act, price, split, strategies, and why none.
 
-    The split names each side by its speaker: ``{"ann": {"book": 2}, "bob": {...}}``.
+    The split names each side by its speaker: ``{"ann": {"book": 2}, "bob": {...}}``. A
+    dialogue of one speaker or of three and more has a ``note`` saying it gets no splits.
     """
     split = None
     if act.split is not None:
         names = _speakers(dialogue)
         split = {(names[a] if a < len(names) else str(a)): act.split.for_agent(a) for a in (0, 1)}
-    return {
+    fields: dict[str, Any] = {
         "intent": act.intent,
         "coarse": act.coarse,
         "price": act.price,
@@ -40,6 +43,14 @@ def act_fields(act: Act, dialogue: Dialogue) -> dict[str, Any]:
         "strategies": list(act.strategies),
         "no_act": act.no_act,
     }
+    if any(tag.startswith(SPLITS_OFF) for tag in act.tags):
+        # Said on every turn, so that a row read alone still tells why it has no split.
+        n = len(_speakers(dialogue))
+        fields["note"] = (
+            f"{n} speaker{'s' if n != 1 else ''}: coarse acts and prices only (item splits "
+            "are read between two speakers)"
+        )
+    return fields
 
 
 def write_rows(
