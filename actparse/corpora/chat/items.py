@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from actparse.corpora.chat.kinds import KINDS, NounKinds, parse_noun_kinds
 from actparse.corpora.splits.lexicon import (
     CORPUS_FILE,
     LEXICON_FILE,
@@ -50,7 +51,7 @@ __all__ = [
 CORPUS = "chat"
 #: The keys of ``splits.yaml`` the split parser reads itself; the rest are this module's.
 _SETTING_KEYS = ("description", "bare_noun", "the_singular", "unnamed", "claims_need_verb")
-_OWN_KEYS = frozenset({*_SETTING_KEYS, "contractions", "plurals", "near_spellings"})
+_OWN_KEYS = frozenset({*_SETTING_KEYS, "contractions", "plurals", "near_spellings", "mass_nouns"})
 #: The edits a near-spelling rule may name.
 EDITS = ("letter-dropped", "letter-doubled", "letters-swapped")
 
@@ -81,8 +82,18 @@ class ItemWordRules:
     edits: tuple[str, ...]
     #: The edit rules with their examples (name -> {word: near-spelling}).
     edit_examples: Mapping[str, Mapping[str, str]]
-    #: The split parser's settings and contractions (``splits.yaml`` without these rules).
+    #: The split parser's settings and contractions (``splits.yaml`` without these rules):
+    #: those of count nouns.
     settings: Mapping[str, Any]
+    #: The mass nouns and their settings (:mod:`.kinds`).
+    kinds: NounKinds
+
+    def settings_of(self, kind: str) -> dict[str, Any]:
+        """The split parser's settings for an item set of ``kind`` (``count`` or ``mass``)."""
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind of item set {kind!r}; one of {KINDS}")
+        own = self.kinds.mass_settings if kind == "mass" else {}
+        return {**self.settings, **own}
 
     def plural(self, word: str) -> str:
         """The plural of one word by the first rule that matches.
@@ -150,8 +161,9 @@ def _parse_rules(doc: Any, source: str) -> ItemWordRules:
         raise RuleError(f"{source}: the chat corpus declares no items: each dialogue does")
     min_length, edits, examples = _near_rules(doc.get("near_spellings"), source)
     settings = {k: doc[k] for k in (*_SETTING_KEYS, "contractions") if k in doc}
+    kinds = parse_noun_kinds(doc.get("mass_nouns"), source, _SETTING_KEYS[1:])
     return ItemWordRules(
-        _plural_rules(doc.get("plurals"), source), min_length, edits, examples, settings
+        _plural_rules(doc.get("plurals"), source), min_length, edits, examples, settings, kinds
     )
 
 
@@ -258,8 +270,11 @@ def message_tokens(text: str) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=256)
-def item_lexicon(names: tuple[str, ...]) -> SplitLexicon:
-    """The split lexicon of one set of declared item names, built once per set.
+def item_lexicon(names: tuple[str, ...], kind: str | None = None) -> SplitLexicon:
+    """The split lexicon of one set of declared item names, built once per set and kind.
+
+    ``kind`` (``count`` or ``mass``) picks the settings; by default the rule
+    ``majority-mass`` of :mod:`.kinds` picks it from the names.
 
     >>> lexicon = item_lexicon(("moonfruit", "sky-rope"))
     >>> [lexicon.item_words[w] for w in ("moonfruits", "monfruit", "sky - ropes", "skyrope")]
@@ -273,5 +288,6 @@ def item_lexicon(names: tuple[str, ...]) -> SplitLexicon:
         # A near-spelling names the item only with a written count: "2 hast" is hats,
         # but a bare near-spelling may be another word of the writer's ("hast").
         items.append({"name": name, "words": exact or [name.lower()], "weak_words": near})
-    part = {**rules.settings, "items": items}
+    chosen = kind if kind is not None else rules.kinds.kind(names)
+    part = {**rules.settings_of(chosen), "items": items}
     return parse_split_lexicon(doc, source, part, "rules/chat/splits.yaml (generated)", CORPUS)
