@@ -26,7 +26,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from actparse.corpora.chat.kinds import KINDS, NounKinds, parse_noun_kinds
+from actparse.corpora.chat.kinds import (
+    KINDS,
+    CompoundHeads,
+    NounKinds,
+    parse_compound_heads,
+    parse_noun_kinds,
+)
 from actparse.corpora.splits.lexicon import (
     CORPUS_FILE,
     LEXICON_FILE,
@@ -51,7 +57,9 @@ __all__ = [
 CORPUS = "chat"
 #: The keys of ``splits.yaml`` the split parser reads itself; the rest are this module's.
 _SETTING_KEYS = ("description", "bare_noun", "the_singular", "unnamed", "claims_need_verb")
-_OWN_KEYS = frozenset({*_SETTING_KEYS, "contractions", "plurals", "near_spellings", "mass_nouns"})
+_OWN_KEYS = frozenset(
+    {*_SETTING_KEYS, "contractions", "plurals", "near_spellings", "mass_nouns", "compound_heads"}
+)
 #: The edits a near-spelling rule may name.
 EDITS = ("letter-dropped", "letter-doubled", "letters-swapped")
 
@@ -87,6 +95,8 @@ class ItemWordRules:
     settings: Mapping[str, Any]
     #: The mass nouns and their settings (:mod:`.kinds`).
     kinds: NounKinds
+    #: The rule that names a compound by its mass-noun head (:mod:`.kinds`).
+    compounds: CompoundHeads
 
     def settings_of(self, kind: str) -> dict[str, Any]:
         """The split parser's settings for an item set of ``kind`` (``count`` or ``mass``)."""
@@ -162,9 +172,9 @@ def _parse_rules(doc: Any, source: str) -> ItemWordRules:
     min_length, edits, examples = _near_rules(doc.get("near_spellings"), source)
     settings = {k: doc[k] for k in (*_SETTING_KEYS, "contractions") if k in doc}
     kinds = parse_noun_kinds(doc.get("mass_nouns"), source, _SETTING_KEYS[1:])
-    return ItemWordRules(
-        _plural_rules(doc.get("plurals"), source), min_length, edits, examples, settings, kinds
-    )
+    compounds = parse_compound_heads(doc.get("compound_heads"), source, kinds.mass_nouns)
+    plurals = _plural_rules(doc.get("plurals"), source)
+    return ItemWordRules(plurals, min_length, edits, examples, settings, kinds, compounds)
 
 
 @functools.cache
@@ -204,23 +214,34 @@ def _spoken_forms(name: str, lexicon: SplitLexicon) -> list[str]:
     return list(dict.fromkeys(forms))
 
 
+def _with_plurals(form: str, rules: ItemWordRules) -> list[str]:
+    head, _, last = form.rpartition(" ")
+    return [form, f"{head} {rules.plural(last)}".strip(), f"{head} {last}s".strip()]
+
+
 def item_words(
     names: Sequence[str], rules: ItemWordRules, lexicon: SplitLexicon
 ) -> list[tuple[list[str], list[str]]]:
     """The words of each item, by the rules: (names and plurals, near-spellings).
 
     ``lexicon`` is the shared one, whose words no item takes (``no-collision``); a word two
-    items make is left out of both.
+    items make is left out of both. The head alone of a compound name (``compound-head``:
+    "wood" of "firewood") gives way to every other word of another item: with items
+    "firewood" and "wood", "wood" is the wood.
     """
     taken = set(lexicon.classes) | set(lexicon.numbers)
     exact: list[list[str]] = []
+    heads: list[list[str]] = []
     for name in names:
         words: list[str] = []
         for form in _spoken_forms(name.lower(), lexicon):
-            head, _, last = form.rpartition(" ")
-            plural = rules.plural(last)
-            words += [form, f"{head} {plural}".strip(), f"{head} {last}s".strip()]
+            words += _with_plurals(form, rules)
+        compound = rules.compounds.words(name)
+        for form in compound[:-1]:  # the spaced form of a one-word compound
+            words += _with_plurals(form, rules)
         exact.append(list(dict.fromkeys(w for w in words if w not in taken)))
+        head = _with_plurals(compound[-1], rules) if compound else []
+        heads.append([w for w in dict.fromkeys(head) if w not in taken])
     near: list[list[str]] = []
     for name, words in zip(names, exact):
         found: set[str] = set()
@@ -232,10 +253,16 @@ def item_words(
     for word in {w for ws in exact for w in ws} | {w for ws in near for w in ws}:
         counts[word] = sum(word in set(e) | set(n) for e, n in zip(exact, near))
     shared = {w for w, c in counts.items() if c > 1}
-    return [
-        ([w for w in e if w not in shared], [w for w in n if w not in shared and w not in e])
-        for e, n in zip(exact, near)
-    ]
+    head_counts: dict[str, int] = {}
+    for ws in heads:
+        for w in ws:
+            head_counts[w] = head_counts.get(w, 0) + 1
+    out = []
+    for e, n, h in zip(exact, near, heads):
+        own = [w for w in e if w not in shared]
+        own += [w for w in h if w not in counts and head_counts[w] == 1 and w not in own]
+        out.append((own, [w for w in n if w not in shared and w not in own]))
+    return out
 
 
 def _shared_document() -> tuple[Any, str]:

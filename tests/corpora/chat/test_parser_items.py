@@ -162,3 +162,26 @@ def test_the_noun_kind_can_be_overridden() -> None:
     assert acts[0].split is not None  # as a count noun, "rice" claims one
     with pytest.raises(ValueError, match="noun_kind"):
         ChatParser(noun_kind="liquid")
+
+
+HEADS = RULES.compounds
+HEAD_CASES = [
+    pytest.param(name, words, expected, id=f"{'+-'[not expected]}{name}")
+    for pairs, expected in ((HEADS.examples, True), (HEADS.counterexamples, False))
+    for name, words in pairs.items()
+]
+
+
+@pytest.mark.parametrize(("name", "words", "expected"), HEAD_CASES)
+def test_compound_head_examples(name: str, words: str, expected: bool) -> None:
+    wanted = tuple(w.strip() for w in words.split(",") if w.strip())
+    assert (HEADS.words(name) == wanted) is expected
+
+
+def test_a_compound_head_gives_way_to_another_items_name() -> None:
+    alone = item_lexicon(("food", "water", "firewood"))
+    assert alone.item_words["wood"] == alone.item_words["fire wood"] == 2
+    both = item_lexicon(("firewood", "wood"))
+    assert both.item_words["wood"] == 1 and both.item_words["firewood"] == 0
+    two = item_lexicon(("olive oil", "motor oil"))
+    assert "oil" not in two.item_words
