@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -253,16 +254,30 @@ def item_words(
     for word in {w for ws in exact for w in ws} | {w for ws in near for w in ws}:
         counts[word] = sum(word in set(e) | set(n) for e, n in zip(exact, near))
     shared = {w for w, c in counts.items() if c > 1}
-    head_counts: dict[str, int] = {}
-    for ws in heads:
-        for w in ws:
-            head_counts[w] = head_counts.get(w, 0) + 1
+    head_counts = Counter(w for ws in heads for w in ws)
+    clipped = [
+        _clipped_forms(name, rules, taken | set(counts) | set(head_counts)) for name in names
+    ]
+    clip_counts = Counter(w for ws in clipped for w in ws)
     out = []
-    for e, n, h in zip(exact, near, heads):
+    for e, n, h, c in zip(exact, near, heads, clipped):
         own = [w for w in e if w not in shared]
         own += [w for w in h if w not in counts and head_counts[w] == 1 and w not in own]
-        out.append((own, [w for w in n if w not in shared and w not in own]))
+        weak = [w for w in n if w not in shared and w not in own]
+        out.append((own, weak + [w for w in c if clip_counts[w] == 1]))
     return out
+
+
+def _clipped_forms(name: str, rules: ItemWordRules, taken: set[str]) -> list[str]:
+    """The clipped compound and its plurals, no word of the lexicon or of an item's.
+
+    Weak words: only with a written count ("2 fire"); bare, it is the other word ("the
+    fire").
+    """
+    clipped = rules.compounds.clipped(name)
+    if clipped is None:
+        return []
+    return [w for w in dict.fromkeys(_with_plurals(clipped, rules)) if w not in taken]
 
 
 def _shared_document() -> tuple[Any, str]:

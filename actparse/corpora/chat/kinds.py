@@ -91,6 +91,8 @@ class CompoundHeads:
     before it is a compound ("firewood" is fire + wood, "rainwater" rain + water): its
     two parts spaced ("fire wood") name the item, and so does its head alone ("wood"),
     as a name of several words whose last is a listed mass noun ("olive oil": "oil").
+    With a written count the one-word compound is also clipped to its modifier ("2 fire":
+    two firewood; :meth:`clipped`).
     """
 
     mass_nouns: frozenset[str]
@@ -125,6 +127,17 @@ class CompoundHeads:
             return (words[-1],) if words[-1] in self.mass_nouns else ()
         parts = self.split(name)
         return () if parts is None else (f"{parts[0]} {parts[1]}", parts[1])
+
+    def clipped(self, name: str) -> str | None:
+        """The modifier of a one-word compound name, which names it with a written count.
+
+        >>> from actparse.corpora.chat.items import load_item_word_rules
+        >>> heads = load_item_word_rules().compounds
+        >>> heads.clipped("firewood"), heads.clipped("olive oil")
+        ('fire', None)
+        """
+        parts = self.split(name)
+        return None if parts is None else parts[0]
 
 
 def parse_compound_heads(doc: Any, source: str, mass_nouns: frozenset[str]) -> CompoundHeads:

@@ -185,3 +185,9 @@ def test_a_compound_head_gives_way_to_another_items_name() -> None:
     assert both.item_words["wood"] == 1 and both.item_words["firewood"] == 0
     two = item_lexicon(("olive oil", "motor oil"))
     assert "oil" not in two.item_words
+
+
+def test_a_clipped_compound_names_it_only_with_a_count() -> None:
+    lexicon = item_lexicon(("food", "water", "firewood"))
+    assert lexicon.item_words["fire"] == 2 and "fire" in lexicon.weak_words
+    assert item_lexicon(("firewood", "fire")).item_words["fire"] == 1
