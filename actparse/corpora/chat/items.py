@@ -22,10 +22,18 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from actparse.corpora.chat.kinds import (
+    KINDS,
+    CompoundHeads,
+    NounKinds,
+    parse_compound_heads,
+    parse_noun_kinds,
+)
 from actparse.corpora.splits.lexicon import (
     CORPUS_FILE,
     LEXICON_FILE,
@@ -50,7 +58,9 @@ __all__ = [
 CORPUS = "chat"
 #: The keys of ``splits.yaml`` the split parser reads itself; the rest are this module's.
 _SETTING_KEYS = ("description", "bare_noun", "the_singular", "unnamed", "claims_need_verb")
-_OWN_KEYS = frozenset({*_SETTING_KEYS, "contractions", "plurals", "near_spellings"})
+_OWN_KEYS = frozenset(
+    {*_SETTING_KEYS, "contractions", "plurals", "near_spellings", "mass_nouns", "compound_heads"}
+)
 #: The edits a near-spelling rule may name.
 EDITS = ("letter-dropped", "letter-doubled", "letters-swapped")
 
@@ -81,8 +91,20 @@ class ItemWordRules:
     edits: tuple[str, ...]
     #: The edit rules with their examples (name -> {word: near-spelling}).
     edit_examples: Mapping[str, Mapping[str, str]]
-    #: The split parser's settings and contractions (``splits.yaml`` without these rules).
+    #: The split parser's settings and contractions (``splits.yaml`` without these rules):
+    #: those of count nouns.
     settings: Mapping[str, Any]
+    #: The mass nouns and their settings (:mod:`.kinds`).
+    kinds: NounKinds
+    #: The rule that names a compound by its mass-noun head (:mod:`.kinds`).
+    compounds: CompoundHeads
+
+    def settings_of(self, kind: str) -> dict[str, Any]:
+        """The split parser's settings for an item set of ``kind`` (``count`` or ``mass``)."""
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind of item set {kind!r}; one of {KINDS}")
+        own = self.kinds.mass_settings if kind == "mass" else {}
+        return {**self.settings, **own}
 
     def plural(self, word: str) -> str:
         """The plural of one word by the first rule that matches.
@@ -150,9 +172,10 @@ def _parse_rules(doc: Any, source: str) -> ItemWordRules:
         raise RuleError(f"{source}: the chat corpus declares no items: each dialogue does")
     min_length, edits, examples = _near_rules(doc.get("near_spellings"), source)
     settings = {k: doc[k] for k in (*_SETTING_KEYS, "contractions") if k in doc}
-    return ItemWordRules(
-        _plural_rules(doc.get("plurals"), source), min_length, edits, examples, settings
-    )
+    kinds = parse_noun_kinds(doc.get("mass_nouns"), source, _SETTING_KEYS[1:])
+    compounds = parse_compound_heads(doc.get("compound_heads"), source, kinds.mass_nouns)
+    plurals = _plural_rules(doc.get("plurals"), source)
+    return ItemWordRules(plurals, min_length, edits, examples, settings, kinds, compounds)
 
 
 @functools.cache
@@ -192,23 +215,34 @@ def _spoken_forms(name: str, lexicon: SplitLexicon) -> list[str]:
     return list(dict.fromkeys(forms))
 
 
+def _with_plurals(form: str, rules: ItemWordRules) -> list[str]:
+    head, _, last = form.rpartition(" ")
+    return [form, f"{head} {rules.plural(last)}".strip(), f"{head} {last}s".strip()]
+
+
 def item_words(
     names: Sequence[str], rules: ItemWordRules, lexicon: SplitLexicon
 ) -> list[tuple[list[str], list[str]]]:
     """The words of each item, by the rules: (names and plurals, near-spellings).
 
     ``lexicon`` is the shared one, whose words no item takes (``no-collision``); a word two
-    items make is left out of both.
+    items make is left out of both. The head alone of a compound name (``compound-head``:
+    "wood" of "firewood") gives way to every other word of another item: with items
+    "firewood" and "wood", "wood" is the wood.
     """
     taken = set(lexicon.classes) | set(lexicon.numbers)
     exact: list[list[str]] = []
+    heads: list[list[str]] = []
     for name in names:
         words: list[str] = []
         for form in _spoken_forms(name.lower(), lexicon):
-            head, _, last = form.rpartition(" ")
-            plural = rules.plural(last)
-            words += [form, f"{head} {plural}".strip(), f"{head} {last}s".strip()]
+            words += _with_plurals(form, rules)
+        compound = rules.compounds.words(name)
+        for form in compound[:-1]:  # the spaced form of a one-word compound
+            words += _with_plurals(form, rules)
         exact.append(list(dict.fromkeys(w for w in words if w not in taken)))
+        head = _with_plurals(compound[-1], rules) if compound else []
+        heads.append([w for w in dict.fromkeys(head) if w not in taken])
     near: list[list[str]] = []
     for name, words in zip(names, exact):
         found: set[str] = set()
@@ -220,10 +254,30 @@ def item_words(
     for word in {w for ws in exact for w in ws} | {w for ws in near for w in ws}:
         counts[word] = sum(word in set(e) | set(n) for e, n in zip(exact, near))
     shared = {w for w, c in counts.items() if c > 1}
-    return [
-        ([w for w in e if w not in shared], [w for w in n if w not in shared and w not in e])
-        for e, n in zip(exact, near)
+    head_counts = Counter(w for ws in heads for w in ws)
+    clipped = [
+        _clipped_forms(name, rules, taken | set(counts) | set(head_counts)) for name in names
     ]
+    clip_counts = Counter(w for ws in clipped for w in ws)
+    out = []
+    for e, n, h, c in zip(exact, near, heads, clipped):
+        own = [w for w in e if w not in shared]
+        own += [w for w in h if w not in counts and head_counts[w] == 1 and w not in own]
+        weak = [w for w in n if w not in shared and w not in own]
+        out.append((own, weak + [w for w in c if clip_counts[w] == 1]))
+    return out
+
+
+def _clipped_forms(name: str, rules: ItemWordRules, taken: set[str]) -> list[str]:
+    """The clipped compound and its plurals, no word of the lexicon or of an item's.
+
+    Weak words: only with a written count ("2 fire"); bare, it is the other word ("the
+    fire").
+    """
+    clipped = rules.compounds.clipped(name)
+    if clipped is None:
+        return []
+    return [w for w in dict.fromkeys(_with_plurals(clipped, rules)) if w not in taken]
 
 
 def _shared_document() -> tuple[Any, str]:
@@ -258,8 +312,11 @@ def message_tokens(text: str) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=256)
-def item_lexicon(names: tuple[str, ...]) -> SplitLexicon:
-    """The split lexicon of one set of declared item names, built once per set.
+def item_lexicon(names: tuple[str, ...], kind: str | None = None) -> SplitLexicon:
+    """The split lexicon of one set of declared item names, built once per set and kind.
+
+    ``kind`` (``count`` or ``mass``) picks the settings; by default the rule
+    ``majority-mass`` of :mod:`.kinds` picks it from the names.
 
     >>> lexicon = item_lexicon(("moonfruit", "sky-rope"))
     >>> [lexicon.item_words[w] for w in ("moonfruits", "monfruit", "sky - ropes", "skyrope")]
@@ -273,5 +330,6 @@ def item_lexicon(names: tuple[str, ...]) -> SplitLexicon:
         # A near-spelling names the item only with a written count: "2 hast" is hats,
         # but a bare near-spelling may be another word of the writer's ("hast").
         items.append({"name": name, "words": exact or [name.lower()], "weak_words": near})
-    part = {**rules.settings, "items": items}
+    chosen = kind if kind is not None else rules.kinds.kind(names)
+    part = {**rules.settings_of(chosen), "items": items}
     return parse_split_lexicon(doc, source, part, "rules/chat/splits.yaml (generated)", CORPUS)

@@ -27,6 +27,7 @@ from actparse.corpora.chat.intents import (
     formal_intent,
 )
 from actparse.corpora.chat.items import message_tokens
+from actparse.corpora.chat.kinds import KINDS
 from actparse.corpora.chat.prices import PriceTracker, proposed_price, writer_roles
 from actparse.corpora.chat.reader import CORPUS
 from actparse.corpora.chat.splitting import ChatDealState, ChatSplitParser, split_parser
@@ -98,6 +99,8 @@ class ChatParser:
     """Parses dialogues of no known corpus into coarse acts with prices and item splits.
 
     Rules load once; a parser keeps nothing between dialogues and is safe to reuse.
+    ``noun_kind`` (``count`` or ``mass``) reads every item set with that kind's split
+    settings, for a user who knows better than the rule that picks them from the names.
     """
 
     corpus = CORPUS
@@ -110,7 +113,12 @@ class ChatParser:
         rules: RuleSet | None = None,
         act_space: ActSpace | None = None,
         strategies: StrategyTagger | None = None,
+        noun_kind: str | None = None,
     ) -> None:
+        if noun_kind is not None and noun_kind not in KINDS:
+            raise ValueError(f"noun_kind must be one of {KINDS} or None, got {noun_kind!r}")
+        #: The kind of noun every item set is read as (None: by the names, majority-mass).
+        self.noun_kind = noun_kind
         self.rules = rules if rules is not None else corpus_tag_rules(CORPUS)
         self.rules.require(RULE_TAGS, "the chat parser's tags")
         # Kept for the pipeline, which sets the coarse acts (actparse.engine.pipeline).
@@ -152,7 +160,8 @@ class ChatParser:
             declared, first if two else {}, list(first) if two else [], listing.price
         )
         items = dialogue.parties[0].items
-        splitter = split_parser(tuple(i.name for i in items)) if items and two else None
+        names = tuple(i.name for i in items)
+        splitter = split_parser(names, self.noun_kind) if items and two else None
         return _Context(
             dialogue,
             listing,

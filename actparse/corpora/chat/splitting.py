@@ -2,7 +2,8 @@
 
 :class:`ChatSplitParser` is :class:`~actparse.corpora.splits.dialogue.SplitDialogueParser`
 configured by a dialogue's item set (its lexicon from :func:`.items.item_lexicon`) and
-the chat tag rules; :func:`split_parser` builds one per set of item names. Its intents
+the chat tag rules; :func:`split_parser` builds one per set of item names and kind of
+noun (:mod:`.kinds`: mass-noun or count-noun settings, by default from the names). Its intents
 are only the split-level ones (:data:`.intents.SPLIT_RULES`); the chat decision list
 decides the coarse act from them.
 """
@@ -42,10 +43,10 @@ class ChatSplitParser(SplitDialogueParser):
     concession = "concession"
     refusal_intents = frozenset({"disagree"})
 
-    def __init__(self, items: tuple[str, ...]) -> None:
+    def __init__(self, items: tuple[str, ...], kind: str | None = None) -> None:
         self.items = items
         super().__init__(
-            lexicon=item_lexicon(items),
+            lexicon=item_lexicon(items, kind),
             rules=corpus_tag_rules("chat"),
             strategies=default_tagger(),
         )
@@ -61,6 +62,10 @@ class ChatSplitParser(SplitDialogueParser):
 
 
 @functools.lru_cache(maxsize=64)
-def split_parser(items: tuple[str, ...]) -> ChatSplitParser:
-    """The split parser of one set of item names, built once per set."""
-    return ChatSplitParser(items)
+def split_parser(items: tuple[str, ...], kind: str | None = None) -> ChatSplitParser:
+    """The split parser of one set of item names, built once per set and kind.
+
+    ``kind`` (``count`` or ``mass``) overrides the rule that picks the settings from the
+    names (:func:`.kinds.NounKinds.kind`).
+    """
+    return ChatSplitParser(items, kind)

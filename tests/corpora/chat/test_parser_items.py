@@ -117,3 +117,77 @@ def test_one_speaker_is_said_too() -> None:
     record = {"turns": [{"speaker": "a", "text": "hello"}]}
     (act,) = pipeline("chat").parse(dialogue_from_record(record))
     assert act.coarse == "greet" and speakers_note(1) in act.tags
+
+
+KINDS = RULES.kinds
+KIND_CASES = [
+    pytest.param(items, kind, expected, id=f"{'+-'[not expected]}{items}")
+    for pairs, expected in ((KINDS.examples, True), (KINDS.counterexamples, False))
+    for items, kind in pairs.items()
+]
+
+
+@pytest.mark.parametrize(("items", "kind", "expected"), KIND_CASES)
+def test_majority_mass_examples(items: str, kind: str, expected: bool) -> None:
+    names = [n.strip() for n in items.split(",")]
+    assert (KINDS.kind(names) == kind) is expected
+
+
+def test_mass_nouns_take_the_mass_settings_and_made_up_names_count() -> None:
+    mass = item_lexicon(("rice", "oil", "salt"))
+    count = item_lexicon(("glimmerstone", "moonfruit"))
+    assert (mass.bare_noun, mass.unnamed, mass.claims_need_verb) == ("none", "running", True)
+    assert (count.bare_noun, count.unnamed, count.claims_need_verb) == ("count", "opposite", False)
+
+
+MASS_TRADE = {
+    "turns": [
+        {"speaker": "a", "text": "I really need rice."},
+        {"speaker": "b", "text": "ok, you get 2 rice, I get the oil."},
+    ],
+    "items": {"rice": 3, "oil": 2, "salt": 1},
+}
+
+
+def test_a_need_is_no_claim_with_mass_nouns() -> None:
+    acts = pipeline("chat").parse(dialogue_from_record(MASS_TRADE))
+    assert acts[0].split is None and acts[0].coarse == "inform"
+    assert acts[1].coarse == "propose"
+
+
+def test_the_noun_kind_can_be_overridden() -> None:
+    from actparse.corpora.chat.parser import ChatParser
+
+    acts = pipeline("chat", ChatParser(noun_kind="count")).parse(dialogue_from_record(MASS_TRADE))
+    assert acts[0].split is not None  # as a count noun, "rice" claims one
+    with pytest.raises(ValueError, match="noun_kind"):
+        ChatParser(noun_kind="liquid")
+
+
+HEADS = RULES.compounds
+HEAD_CASES = [
+    pytest.param(name, words, expected, id=f"{'+-'[not expected]}{name}")
+    for pairs, expected in ((HEADS.examples, True), (HEADS.counterexamples, False))
+    for name, words in pairs.items()
+]
+
+
+@pytest.mark.parametrize(("name", "words", "expected"), HEAD_CASES)
+def test_compound_head_examples(name: str, words: str, expected: bool) -> None:
+    wanted = tuple(w.strip() for w in words.split(",") if w.strip())
+    assert (HEADS.words(name) == wanted) is expected
+
+
+def test_a_compound_head_gives_way_to_another_items_name() -> None:
+    alone = item_lexicon(("food", "water", "firewood"))
+    assert alone.item_words["wood"] == alone.item_words["fire wood"] == 2
+    both = item_lexicon(("firewood", "wood"))
+    assert both.item_words["wood"] == 1 and both.item_words["firewood"] == 0
+    two = item_lexicon(("olive oil", "motor oil"))
+    assert "oil" not in two.item_words
+
+
+def test_a_clipped_compound_names_it_only_with_a_count() -> None:
+    lexicon = item_lexicon(("food", "water", "firewood"))
+    assert lexicon.item_words["fire"] == 2 and "fire" in lexicon.weak_words
+    assert item_lexicon(("firewood", "fire")).item_words["fire"] == 1
