@@ -88,7 +88,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True, help="the folder for the tables")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    for corpus, name, _part in FILES:
+    # A file split into dev and held-out parts is written whole, once.
+    for corpus, name in dict.fromkeys((corpus, name) for corpus, name, *_part in FILES):
         target, rows = write_table(args.data, corpus, name, args.out)
         print(f"{target}: {rows} rows", flush=True)
 
