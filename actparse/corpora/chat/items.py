@@ -10,7 +10,8 @@ from its name by the named rules of ``rules/chat/splits.yaml``:
   ``loaf`` -> ``loaves``), and the plain ``s`` plural beside it;
 - near-spellings of a name of ``min_length`` letters or more: one letter after the
   first dropped, doubled, or two neighbouring letters swapped (``firwood``, ``watter``,
-  ``wtaer``); they name the item only with a written count (weak words).
+  ``wtaer``), and from four letters a doubled letter written once (``bok``); they name
+  the item only with a written count (weak words).
 
 A generated word that is a word of the shared lexicon (a number word, a word class:
 "none", "the", "some"...) or that two items make is no item word (``no-collision``).
@@ -62,7 +63,7 @@ _OWN_KEYS = frozenset(
     {*_SETTING_KEYS, "contractions", "plurals", "near_spellings", "mass_nouns", "compound_heads"}
 )
 #: The edits a near-spelling rule may name.
-EDITS = ("letter-dropped", "letter-doubled", "letters-swapped")
+EDITS = ("letter-dropped", "letter-doubled", "letters-swapped", "double-letter-once")
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,9 @@ class ItemWordRules:
     """The rules that make item words: plurals, then near-spellings and their edits."""
 
     plurals: tuple[PluralRule, ...]
-    min_length: int
+    #: The length from which a name has near-spellings, by edit (an edit may give its
+    #: own: a doubled letter written once is a slip of short names too).
+    min_length: Mapping[str, int]
     edits: tuple[str, ...]
     #: The edit rules with their examples (name -> {word: near-spelling}).
     edit_examples: Mapping[str, Mapping[str, str]]
@@ -150,20 +153,30 @@ def _plural_rules(doc: Any, source: str) -> tuple[PluralRule, ...]:
     return tuple(rules)
 
 
-def _near_rules(doc: Any, source: str) -> tuple[int, tuple[str, ...], dict[str, dict[str, str]]]:
+def _length(value: Any, at: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 3:
+        raise RuleError(f"{at}: near_spellings min_length must be a whole number from 3")
+    return value
+
+
+def _near_rules(
+    doc: Any, source: str
+) -> tuple[dict[str, int], tuple[str, ...], dict[str, dict[str, str]]]:
     at = where(source, doc)
     check_keys(doc, {"min_length", "edits"}, at, "near_spellings", required=("min_length", "edits"))
-    min_length = doc["min_length"]
-    if not isinstance(min_length, int) or isinstance(min_length, bool) or min_length < 3:
-        raise RuleError(f"{at}: near_spellings.min_length must be a whole number from 3")
+    default = _length(doc["min_length"], at)
     edits: dict[str, dict[str, str]] = {}
+    lengths: dict[str, int] = {}
     for raw in doc["edits"]:
         edit_at = where(source, raw)
-        check_keys(raw, {"name", "description", "examples"}, edit_at, "edit", required=("name",))
+        check_keys(
+            raw, {"name", "description", "examples", "min_length"}, edit_at, "edit", ("name",)
+        )
         if raw["name"] not in EDITS:
             raise RuleError(f"{edit_at}: unknown edit {raw['name']!r}; one of {list(EDITS)}")
         edits[str(raw["name"])] = _pairs(raw.get("examples", {}), edit_at, "examples")
-    return min_length, tuple(edits), edits
+        lengths[str(raw["name"])] = _length(raw.get("min_length", default), edit_at)
+    return lengths, tuple(edits), edits
 
 
 def _parse_rules(doc: Any, source: str) -> ItemWordRules:
@@ -201,6 +214,8 @@ def near_spellings(word: str, edits: Iterable[str] = EDITS) -> set[str]:
             found.add(word[:k] + word[k] + word[k:])
         if "letters-swapped" in chosen and k + 1 < len(word) and word[k] != word[k + 1]:
             found.add(word[:k] + word[k + 1] + word[k] + word[k + 2 :])
+        if "double-letter-once" in chosen and word[k] == word[k - 1] and word[k].isalpha():
+            found.add(word[:k] + word[k + 1 :])
     found.discard(word)
     return {w for w in found if w and not w.startswith(" ") and not w.endswith(" ")}
 
@@ -245,10 +260,11 @@ def item_words(
         heads.append([w for w in dict.fromkeys(head) if w not in taken])
     near: list[list[str]] = []
     for name, words in zip(names, exact):
+        length = len(name.replace(" ", "").replace("-", ""))
+        edits = [e for e in rules.edits if length >= rules.min_length[e]]
         found: set[str] = set()
-        if len(name.replace(" ", "").replace("-", "")) >= rules.min_length:
-            for word in words:
-                found |= near_spellings(word, rules.edits)
+        for word in words if edits else ():
+            found |= near_spellings(word, edits)
         near.append(sorted(found - taken))
     counts: dict[str, int] = {}
     for word in {w for ws in exact for w in ws} | {w for ws in near for w in ws}:

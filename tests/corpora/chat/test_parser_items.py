@@ -60,6 +60,15 @@ def test_near_spellings_only_for_long_names_and_only_with_a_count() -> None:
     assert "monfruit" in lexicon.weak_words and "moonfruit" not in lexicon.weak_words
 
 
+def test_a_doubled_letter_written_once_names_a_short_item_with_a_count() -> None:
+    lexicon = item_lexicon(("book", "hat", "ball"))
+    assert lexicon.item_words["bok"] == 0 and lexicon.item_words["bal"] == 2
+    assert {"bok", "boks", "bal", "bals"} <= lexicon.weak_words
+    assert "bok" not in item_lexicon(("hat", "cap")).item_words
+    # Four letters have no other near-spelling: "boko", "bkoo" are not read.
+    assert not {"boo", "bko", "boook"} & set(lexicon.item_words)
+
+
 def test_the_first_letter_stays() -> None:
     assert "ater" not in near_spellings("water")
 
