@@ -317,13 +317,13 @@ def eval_command(
                 typer.echo(json.dumps(report.to_json(), sort_keys=True))
             else:
                 print_report(report, StdoutConsole(), worst)
+            # Inside the try: a report may have no figure to check (an ActparseError).
+            score = None if min_agreement is None else report.headline_value()
         except _RUN_ERRORS as exc:
             _fail(exc)
-    if min_agreement is not None:
-        score = report.headline_value()
-        if score < min_agreement:
-            _say(f"{report.headline} {score:.4f} is below --min-agreement {min_agreement}")
-            raise typer.Exit(code=FAILED)
+    if min_agreement is not None and score is not None and score < min_agreement:
+        _say(f"{report.headline} {score:.4f} is below --min-agreement {min_agreement}")
+        raise typer.Exit(code=FAILED)
 
 
 @app.command(cls=Command, epilog=epilog("report"))

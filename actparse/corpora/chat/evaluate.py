@@ -227,8 +227,34 @@ class ChatReport(Report):
         )
 
     @staticmethod
-    def _share(part: int, whole: int) -> float:
-        return part / whole if whole else 0.0
+    def _share(part: int, whole: int) -> float | None:
+        # A figure over nothing is no figure: null in JSON, "-" in the tables.
+        return part / whole if whole else None
+
+    def headline_value(self) -> float:
+        """Coarse agreement, which ``--min-agreement`` checks.
+
+        An input with no ``reference_coarse`` has none: an error, not a 0 below every floor."""
+        if not self.coarse_turns:
+            raise InputError(
+                f"--min-agreement checks {self.headline}, and no turn has a "
+                f"{COLUMNS[0]}: give one per turn to check a floor"
+            )
+        return self.coarse_correct / self.coarse_turns
+
+    def to_json(self, worst: int | None = None) -> dict[str, Any]:
+        """The report as JSON, as every corpus gives it; a headline over nothing is null."""
+        if self.coarse_turns:
+            return super().to_json(worst)
+        figures = dict(self.figures())
+        figures.pop("corpus", None)
+        return {
+            "corpus": self.corpus,
+            "dialogues": figures.pop("dialogues"),
+            "headline": {"figure": self.headline, "value": None},
+            "figures": figures,
+            "misses": [m.to_dict() for m in self.misses(worst)],
+        }
 
     def recall(self) -> dict[str, float]:
         """For each reference coarse act, the share of its turns that get it from us."""
@@ -315,10 +341,10 @@ class ChatReport(Report):
         return ordered if n is None else ordered[:n]
 
 
-def _row(figure: str, scored: int, what: str, share: float) -> tuple[str, str, str]:
+def _row(figure: str, scored: int, what: str, share: float | None) -> tuple[str, str, str]:
     """A row of the figures table: ``-`` for a figure with nothing to score."""
     counted = f"{scored} {what}{'' if scored == 1 else 's'}"
-    return figure, counted, f"{share:.2%}" if scored else "-"
+    return figure, counted, "-" if share is None else f"{share:.2%}"
 
 
 def _with_raw(items: Iterable[Record | Dialogue]) -> Iterator[tuple[str, Dialogue, Any]]:

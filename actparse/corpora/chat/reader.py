@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -91,21 +92,37 @@ def _items_text(text: str, what: str) -> Any:
     return pairs
 
 
+#: A price as text: an optional currency sign, digits with commas between groups of
+#: three or none, and an optional decimal point. "1.200,50" (a decimal comma) is refused
+#: rather than read as 1.2: which mark is the decimal one is for the user to say.
+_PRICE_TEXT = re.compile(r"[$€£]?\s*(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")
+
+
 def parse_price(value: Any, what: str = "listing_price") -> float | None:
-    """A price given as a number or as its text (``"1,200"``, ``"$950"``); none: ``None``.
+    """A price given as a number or as its text (``"1,200"``, ``"$950.50"``); none: ``None``.
+
+    Text with a decimal comma or dots between thousands is refused: ``1.200`` could be
+    either.
 
     >>> parse_price("$1,200")
     1200.0
+    >>> parse_price("€1.200,50")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    actparse.errors.InputError: listing_price must be a number, got '€1.200,50' (...)
     """
     if value is None or value == "":
         return None
     if isinstance(value, bool):
         raise InputError(f"{what} must be a number, got {value!r}")
     if isinstance(value, str):
-        try:
-            number = float(value.strip().lstrip("$€£").replace(",", ""))
-        except ValueError:
-            raise InputError(f"{what} must be a number, got {value!r}") from None
+        found = _PRICE_TEXT.fullmatch(value.strip())
+        if found is None:
+            raise InputError(
+                f"{what} must be a number, got {value!r} (write 1200, 1,200.50 or $1200: "
+                "no decimal comma)"
+            )
+        number = float(found.group(1).replace(",", "") + (found.group(2) or ""))
     elif isinstance(value, int | float):
         number = float(value)
     else:

@@ -19,7 +19,7 @@ from typing import Any
 from actparse.corpora.chat.reader import parse_items, parse_price
 from actparse.errors import InputError
 
-__all__ = ["CONTEXT", "group_rows", "rows_of"]
+__all__ = ["CONTEXT", "group_rows", "rows_of", "turn_fields"]
 
 #: The per-dialogue columns, given on every row of a dialogue or on some of them.
 CONTEXT = ("items", "listing_price")
@@ -52,6 +52,9 @@ def _check_row(row: Mapping[str, Any], where: str) -> None:
     for column in ("dialogue_id", "text"):
         if column not in row:
             raise InputError(f"{where}: a turn table row needs a {column!r} column")
+    if not _given(row["dialogue_id"]):
+        # A made-up id (the row's position) would join rows the user did not join.
+        raise InputError(f"{where}: the row's dialogue_id is empty")
     speaker = row.get("speaker", row.get("agent"))
     if not _given(speaker):
         raise InputError(f"{where}: no speaker (a 'speaker' name or an 'agent' number)")
@@ -110,6 +113,15 @@ def group_rows(
     for row, place in zip(rows, places):
         _check_row(row, place)
     numbers = [_turn_number(r, k, places[k]) for k, r in enumerate(rows)]
+    given = [k for k, r in enumerate(rows) if _given(r.get("turn"))]
+    seen: dict[float, int] = {}
+    for k in given:
+        first = seen.setdefault(numbers[k], k)
+        if first != k:
+            raise InputError(
+                f"{places[k]}: turn {rows[k]['turn']!r} is given twice in the dialogue, "
+                f"first at {places[first]} (the turn column orders a dialogue's rows)"
+            )
     order = sorted(range(len(rows)), key=lambda k: (numbers[k], k))
     record: dict[str, Any] = {
         "id": rows[0].get("dialogue_id"),
@@ -132,6 +144,35 @@ def group_rows(
     if roles:
         record["roles"] = roles
     return record
+
+
+def turn_fields(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A nested record's turns as rows, each with the dialogue's context.
+
+    The per-turn table of a nested record (or a ConvoKit conversation) carries, on every
+    row, its ``items`` (as ``name=count`` text, or null), its ``listing_price`` (a number,
+    or null) and the speaker's ``role``: every row has the same columns whatever its
+    dialogue declares, and the table labels again as the same dialogues.
+
+    >>> turn_fields({"turns": [{"speaker": "a", "text": "hi"}], "listing_price": "$9",
+    ...              "items": {"hat": 2}, "roles": {"a": "buyer"}})
+    [{'speaker': 'a', 'text': 'hi', 'items': 'hat=2', 'listing_price': 9.0, 'role': 'buyer'}]
+    """
+    roles = record.get("roles")
+    roles = roles if isinstance(roles, Mapping) else {}
+    items = parse_items(record.get("items"))
+    context = {
+        "items": ";".join(f"{i.name}={i.count}" for i in items) or None,
+        "listing_price": parse_price(record.get("listing_price")),
+    }
+    rows = rows_of(record)
+    for row in rows:
+        for column, value in context.items():
+            row.setdefault(column, value)
+        speaker = str(row.get("speaker", row.get("agent")))
+        if speaker in roles:
+            row.setdefault("role", roles[speaker])
+    return rows
 
 
 def rows_of(record: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -112,7 +112,7 @@ SPEC = Corpus(
             detect=is_nested,
             reader=f"{_CHAT}.reader:dialogue_from_record",
             writer=f"{_CHAT}.writer:write_nested",
-            rows_of=f"{_CHAT}.rows:rows_of",
+            rows_of=f"{_CHAT}.rows:turn_fields",
         ),
         Format(
             name="convokit",
@@ -123,7 +123,7 @@ SPEC = Corpus(
             folder_detect=is_convokit_folder,
             folder_reader=f"{_CHAT}.convokit_folder:read_folder",
             folder_writer=f"{_CHAT}.convokit_folder:write_folder",
-            rows_of=f"{_CHAT}.rows:rows_of",
+            rows_of=f"{_CHAT}.rows:turn_fields",
         ),
     ),
     parser=f"{_CHAT}.parser:ChatParser",

@@ -350,7 +350,9 @@ def test_the_json_has_the_keys_of_every_corpus_and_the_tables_read() -> None:
     report = _evaluate(_split_dialogue(ANN_PROPOSAL))
     out = report.to_json()
     assert tuple(out) == JSON_KEYS
-    assert out["headline"] == {"figure": "coarse_agreement", "value": 0.0}
+    # No turn has a reference coarse act: the headline is no figure, not 0.
+    assert out["headline"] == {"figure": "coarse_agreement", "value": None}
+    assert out["figures"]["coarse_agreement"] is None
     titles = [t.title for t in report.tables()]
     assert titles == ["Chat (your own dialogues): evaluation"]  # no coarse reference: no act table
     rows = {row[0]: row[1:] for row in report.tables()[0].rows}
@@ -413,3 +415,15 @@ def test_speakers_written_as_numbers_are_named_as_agents_in_misses() -> None:
     record["turns"][-1]["reference_split"] = {"0": {"book": 2}, "1": {"hat": 1}}
     (miss,) = _evaluate(record).misses()
     assert miss.summary.startswith("final split agent 0 book 2 hat 0 | agent 1 book 0 hat 1;")
+
+
+def test_a_floor_on_a_table_without_reference_coarse_acts_is_an_error(tmp_path: Path) -> None:
+    # Only prices are referenced: --min-agreement has no coarse agreement to check.
+    path = tmp_path / "prices.csv"
+    path.write_text(
+        "dialogue_id,speaker,text,reference_price\nd,ann,i can pay 50,50\n", encoding="utf-8"
+    )
+    result = runner.invoke(app, ["eval", str(path), "--min-agreement", "0.9"])
+    assert result.exit_code == 2, result.output
+    assert "no turn has a reference_coarse" in result.output
+    assert "Traceback" not in result.output

@@ -1,0 +1,96 @@
+"""What a turn table's rows and a nested record's context must be, and how they come back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from actparse.cli import app
+from actparse.corpora.chat.reader import parse_price
+from actparse.errors import InputError
+from actparse.io.turn_files import read_turn_table
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("text", "price"),
+    [
+        pytest.param("1200", 1200.0, id="digits"),
+        pytest.param("1,200", 1200.0, id="thousands-commas"),
+        pytest.param("$1,200.50", 1200.5, id="dollar-and-cents"),
+        pytest.param("€ 950", 950.0, id="euro-sign"),
+    ],
+)
+def test_a_price_as_text(text: str, price: float) -> None:
+    assert parse_price(text) == price
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("€1.200,50", id="decimal-comma"),
+        pytest.param("1,5", id="comma-as-decimal"),
+        pytest.param("1.200.000", id="dots-between-thousands"),
+        pytest.param("£1,2,3", id="odd-commas"),
+        pytest.param("cheap", id="a-word"),
+    ],
+)
+def test_a_price_whose_decimal_mark_is_unclear_is_refused(text: str) -> None:
+    # Read silently, "1.200,50" would be 1.2005 and change every act of the dialogue.
+    with pytest.raises(InputError, match="must be a number"):
+        parse_price(text)
+
+
+def _label(path: Path, *args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["label", str(path), *args])
+    return result.exit_code, result.output
+
+
+def test_an_empty_dialogue_id_is_an_error_naming_its_line(tmp_path: Path) -> None:
+    table = tmp_path / "t.csv"
+    table.write_text("dialogue_id,speaker,text\nd,a,hi\n,b,hello\n", encoding="utf-8")
+    code, output = _label(table)
+    assert code == 2 and "t.csv:3: the row's dialogue_id is empty" in output
+
+
+def test_a_turn_given_twice_in_a_dialogue_is_an_error(tmp_path: Path) -> None:
+    table = tmp_path / "t.csv"
+    table.write_text("dialogue_id,speaker,text,turn\nd,a,hi,1\nd,b,hello,1\n", encoding="utf-8")
+    code, output = _label(table)
+    assert code == 2 and "t.csv:3: turn '1' is given twice" in output and "t.csv:2" in output
+
+
+def test_the_per_turn_table_of_nested_records_labels_again_the_same(tmp_path: Path) -> None:
+    nested = tmp_path / "n.jsonl"
+    records = [
+        {
+            "id": "n1",
+            "items": {"hat": 1, "book": 2},
+            "turns": [
+                {"speaker": "a", "text": "I take the hat, you get the books"},
+                {"speaker": "b", "text": "no"},
+            ],
+        },
+        {
+            "id": "n2",
+            "listing_price": "$40",
+            "roles": {"s": "seller"},
+            "turns": [
+                {"speaker": "s", "text": "It is $40"},
+                {"speaker": "b", "text": "would you take 30?"},
+            ],
+        },
+    ]
+    nested.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    first, second = tmp_path / "t1.csv", tmp_path / "t2.csv"
+    assert _label(nested, "--per-turn", "-o", str(first))[0] == 0
+    assert _label(first, "--per-turn", "-o", str(second))[0] == 0
+    acts = ("intent", "coarse", "price", "split", "role")
+    once, twice = list(read_turn_table(first)), list(read_turn_table(second))
+    assert [{k: r[k] for k in acts} for r in once] == [{k: r[k] for k in acts} for r in twice]
+    assert once[0]["split"] is not None  # the items came along
+    assert once[3]["price"] == 30.0 and once[2]["role"] == "seller"
