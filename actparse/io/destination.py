@@ -6,8 +6,8 @@ temporary behind. A symbolic link is followed, so the file it points to is repla
 the link stays a link. A FIFO or a device (``/dev/null``, ``/dev/full``, a terminal) is
 written directly: renaming a file over it would replace the device, not write to it; so
 is an open descriptor named as a file (``/dev/stdout``, ``/dev/fd/3``), which the caller
-may have opened to append. A directory, and the input file itself (under any name), are
-refused.
+may have opened to append. A directory, and the input file itself (under any name, and
+standard input when it is that file: ``- < out``), are refused.
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ from actparse.errors import ActparseError
 from actparse.io.messages import os_reason
 
 __all__ = ["Destination", "OutputError"]
+
+#: The input name that means standard input (as :data:`actparse.io.sources.STDIN`).
+STDIN = "-"
 
 
 class OutputError(ActparseError, ValueError):
@@ -70,12 +73,7 @@ class Destination:
             )
         self._mode = stat.S_IMODE(mode) if mode is not None and not self.direct else None
         if mode is not None and not self.direct:
-            for source in inputs:
-                if _same_file(source, self.target):
-                    raise OutputError(
-                        f"{path}: is the input file {source}; writing the output over it would "
-                        "destroy the input, so write to another file"
-                    )
+            _refuse_inputs(path, self.target, inputs)
         if not self.target.parent.is_dir():
             raise OutputError(f"{path}: directory {self.target.parent} does not exist")
         self.temporary = (
@@ -126,8 +124,25 @@ def _names_a_descriptor(path: Path) -> bool:
     return False
 
 
+def _refuse_inputs(path: str | Path, target: Path, inputs: Iterable[str | Path]) -> None:
+    """Refuse an output that is one of the run's inputs, whatever names either goes by."""
+    for source in inputs:
+        if _same_file(source, target):
+            what = "standard input" if str(source) == STDIN else f"the input file {source}"
+            raise OutputError(
+                f"{path}: is {what}; writing the output over it would destroy the input, "
+                "so write to another file"
+            )
+
+
 def _same_file(source: str | Path, target: Path) -> bool:
+    """Whether an input is the file ``target``, by identity (device and inode), not by name.
+
+    ``-`` is standard input: the file open on descriptor 0 (``< file``), whatever it was
+    opened as."""
     try:
-        return os.path.samefile(source, target)
-    except OSError:  # the input is not a file (``-``) or is gone: not the same
+        found = os.fstat(0) if str(source) == STDIN else os.stat(source)
+        there = os.stat(target)
+    except OSError:  # no standard input, an input that is gone: not the same
         return False
+    return (found.st_dev, found.st_ino) == (there.st_dev, there.st_ino)

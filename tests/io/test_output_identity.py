@@ -1,0 +1,150 @@
+"""Outputs (issue 28): standard input is refused as the output by the identity of the open
+file, whatever it is named.
+
+Each command that writes a file is run as a user runs it (its own process, ``< file``)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from corpus_fixtures import FIXTURES, CorpusFixtures
+
+from actparse.io.destination import Destination, OutputError
+
+SOURCE_NAME = "craigslist_validation_20.jsonl"
+CORPUS = FIXTURES / "convokit_corpus"
+
+
+def run_from(stdin: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``actparse ARGS < stdin``, in its own process."""
+    with open(stdin, "rb") as fh:
+        return subprocess.run(
+            [sys.executable, "-m", "actparse", *args],
+            stdin=fh,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=300,
+        )
+
+
+@pytest.fixture
+def source(fixtures: CorpusFixtures, tmp_path: Path) -> Path:
+    copy = tmp_path / SOURCE_NAME
+    copy.write_bytes((fixtures / SOURCE_NAME).read_bytes())
+    return copy
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.glob(".*.part"))
+
+
+# -- standard input from the output file --------------------------------------------------
+
+#: Each command that writes, reading standard input (by a name it takes), writing to OUT.
+WRITERS = {
+    "label-dash": ["label", "-", "-o", "OUT"],
+    "label-dev-stdin": ["label", "/dev/stdin", "-o", "OUT"],
+    "label-dev-fd-0": ["label", "/dev/fd/0", "-o", "OUT"],
+    "label-per-turn": ["label", "-", "--per-turn", "-o", "OUT"],
+    "label-per-turn-csv": ["label", "-", "--per-turn", "-o", "OUT.csv"],
+    "label-parquet": ["label", "-", "-o", "OUT.parquet"],
+    "report": ["report", "-", "-o", "OUT"],
+    "train-prices": ["train-prices", "/dev/stdin", "-o", "OUT"],
+    "train-prices-calibrate": [
+        "train-prices",
+        "TRANSCRIPTS",
+        "--calibrate",
+        "/dev/fd/0",
+        "-o",
+        "OUT",
+    ],
+}
+
+
+@pytest.mark.parametrize("command", list(WRITERS.values()), ids=list(WRITERS))
+def test_standard_input_from_the_output_file_is_refused(
+    command: list[str], source: Path, tmp_path: Path, fixtures: CorpusFixtures
+) -> None:
+    transcripts = tmp_path / "transcripts.json"
+    transcripts.write_bytes((fixtures / "craigslist_transcripts_20.json").read_bytes())
+    # The output file holds the input, under the name the command writes to.
+    out = tmp_path / "out"
+    args = [a.replace("OUT", str(out)).replace("TRANSCRIPTS", str(transcripts)) for a in command]
+    target = Path(args[args.index("-o") + 1])
+    target.write_bytes(source.read_bytes())
+    before = target.read_bytes()
+    result = run_from(target, *args)
+    assert result.returncode == 2, result.stderr
+    assert "would destroy the input" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert target.read_bytes() == before, "the reference acts of the input must survive"
+    assert _leftovers(tmp_path) == []
+
+
+def test_standard_input_by_dash_is_named_as_standard_input(source: Path) -> None:
+    result = run_from(source, "label", "-", "-o", str(source))
+    assert result.returncode == 2
+    assert f"{source}: is standard input;" in result.stderr
+
+
+def test_a_hard_link_to_the_output_as_standard_input_is_refused(
+    source: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other-name.jsonl"
+    os.link(source, other)
+    before = source.read_bytes()
+    result = run_from(other, "label", "-", "-o", str(source))
+    assert result.returncode == 2 and "is standard input" in result.stderr
+    assert source.read_bytes() == before
+
+
+def test_standard_input_from_another_file_is_labelled(source: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    out.write_text("old\n")
+    result = run_from(source, "label", "-", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert len(out.read_text().splitlines()) == 20
+
+
+def test_a_folder_output_is_checked_against_its_input_folder(tmp_path: Path) -> None:
+    """The ConvoKit folder output exists only for a folder input (never standard input),
+    and is refused inside it (tests/corpora/chat/test_convokit_folder.py): a new name."""
+    corpus = Path(shutil.copytree(CORPUS, tmp_path / "corpus"))
+    with open(corpus / "utterances.jsonl", "rb") as fh:
+        result = subprocess.run(
+            [sys.executable, "-m", "actparse", "label", str(corpus), "-o", str(corpus / "x")],
+            stdin=fh,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=300,
+        )
+    assert result.returncode == 2 and "is inside the input folder" in result.stderr
+
+
+def test_the_library_refuses_standard_input_as_the_output(source: Path) -> None:
+    with open(source, "rb") as fh:
+        saved = os.dup(0)
+        os.dup2(fh.fileno(), 0)
+        try:
+            with pytest.raises(OutputError, match="is standard input"):
+                Destination(source, ["-"])
+        finally:
+            os.dup2(saved, 0)
+            os.close(saved)
+
+
+def test_no_standard_input_at_all_is_not_the_output(source: Path) -> None:
+    saved = os.dup(0)
+    os.close(0)
+    try:
+        Destination(source, ["-"])  # fstat(0) fails: nothing to compare, no error
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
