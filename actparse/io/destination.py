@@ -2,16 +2,20 @@
 
 A regular file (or a new name) is written under a temporary name beside it and renamed
 over it when complete: an interrupted or failed run leaves the old file as it was and no
-temporary behind. A symbolic link is followed, so the file it points to is replaced and
-the link stays a link. A FIFO or a device (``/dev/null``, ``/dev/full``, a terminal) is
-written directly: renaming a file over it would replace the device, not write to it; so
-is an open descriptor named as a file (``/dev/stdout``, ``/dev/fd/3``), which the caller
-may have opened to append. A directory, and the input file itself (under any name, and
+temporary behind. The temporary name fits the file system whatever the output's name
+(:func:`temporary_path`).
+
+A symbolic link is followed, so the file it points to is replaced and the link stays a
+link. A FIFO or a device (``/dev/null``, ``/dev/full``, a terminal) is written directly:
+renaming a file over it would replace the device, not write to it; so is an open
+descriptor named as a file (``/dev/stdout``, ``/dev/fd/3``), which the caller may have
+opened to append. A directory, and the input file itself (under any name, and
 standard input when it is that file: ``- < out``), are refused.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import stat
@@ -21,8 +25,10 @@ from pathlib import Path
 from actparse.errors import ActparseError
 from actparse.io.messages import os_reason
 
-__all__ = ["Destination", "OutputError"]
+__all__ = ["NAME_MAX", "Destination", "OutputError", "temporary_path"]
 
+#: The longest file name (in bytes) the usual file systems take (ext4, XFS, Btrfs, APFS).
+NAME_MAX = 255
 #: The input name that means standard input (as :data:`actparse.io.sources.STDIN`).
 STDIN = "-"
 
@@ -76,11 +82,7 @@ class Destination:
             _refuse_inputs(path, self.target, inputs)
         if not self.target.parent.is_dir():
             raise OutputError(f"{path}: directory {self.target.parent} does not exist")
-        self.temporary = (
-            None
-            if self.direct
-            else self.target.with_name(f".{self.target.name}.{os.getpid()}.part")
-        )
+        self.temporary = None if self.direct else temporary_path(self.target)
 
     @property
     def write_path(self) -> Path:
@@ -146,3 +148,23 @@ def _same_file(source: str | Path, target: Path) -> bool:
     except OSError:  # no standard input, an input that is gone: not the same
         return False
     return (found.st_dev, found.st_ino) == (there.st_dev, there.st_ino)
+
+
+def temporary_path(target: Path) -> Path:
+    """The temporary name beside ``target``, a name the file system takes whatever ``target`` is.
+
+    ``.{name}.{pid}.part``; where that passes :data:`NAME_MAX` bytes (the name is near the
+    limit, or long in UTF-8), the name is cut on a character boundary and a hash of the whole
+    name keeps two long names that share a beginning apart."""
+    suffix = f".{os.getpid()}.part"
+    name = f".{target.name}{suffix}"
+    encoded = os.fsencode(name)
+    if len(encoded) <= NAME_MAX:
+        return target.with_name(name)
+    whole = os.fsencode(target.name)
+    digest = hashlib.sha256(whole).hexdigest()[:16]
+    cut = NAME_MAX - len(os.fsencode(f"..{digest}{suffix}"))
+    while cut > 0 and whole[cut] & 0xC0 == 0x80:  # not inside a UTF-8 character
+        cut -= 1
+    stem = os.fsdecode(whole[:cut])
+    return target.with_name(f".{stem}.{digest}{suffix}")

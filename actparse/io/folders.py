@@ -21,7 +21,7 @@ from typing import Any
 
 from actparse import registry
 from actparse.errors import InputError
-from actparse.io.destination import OutputError
+from actparse.io.destination import OutputError, temporary_path
 
 __all__ = ["FOLDER", "FolderSink", "folder_format", "is_folder", "open_folder"]
 
@@ -89,7 +89,7 @@ class FolderSink:
         self.format = folder_format(source)
         self._lines: list[str] = []
         self._check()
-        self.temporary = self.output.with_name(f".{self.output.name}.{os.getpid()}.part")
+        self.temporary = temporary_path(self.output)
 
     def _check(self) -> None:
         out, src = Path(os.path.realpath(self.output)), Path(os.path.realpath(self.source))

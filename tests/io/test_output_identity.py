@@ -1,5 +1,5 @@
 """Outputs (issue 28): standard input is refused as the output by the identity of the open
-file, whatever it is named.
+file, whatever it is named; a temporary name always fits the file system.
 
 Each command that writes a file is run as a user runs it (its own process, ``< file``)."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from corpus_fixtures import FIXTURES, CorpusFixtures
 
-from actparse.io.destination import Destination, OutputError
+from actparse.io.destination import NAME_MAX, Destination, OutputError, temporary_path
 
 SOURCE_NAME = "craigslist_validation_20.jsonl"
 CORPUS = FIXTURES / "convokit_corpus"
@@ -148,3 +148,60 @@ def test_no_standard_input_at_all_is_not_the_output(source: Path) -> None:
     finally:
         os.dup2(saved, 0)
         os.close(saved)
+
+
+# -- a legal output name near NAME_MAX ----------------------------------------------------
+
+
+def _longest(stem: str, suffix: str) -> str:
+    """The longest name of ``stem`` characters repeated, ending in ``suffix``, that fits."""
+    room = NAME_MAX - len(suffix.encode())
+    return stem * (room // len(stem.encode())) + suffix
+
+
+LONG_NAMES = {
+    "ascii-255-bytes": _longest("a", ".jsonl"),
+    "utf8-2-byte": _longest("é", ".jsonl"),
+    "utf8-3-byte": _longest("語", ".jsonl"),
+    "utf8-4-byte": _longest("😀", ".jsonl.gz"),
+    "parquet": _longest("b", ".parquet"),
+    "csv": _longest("c", ".csv"),
+    "html": _longest("d", ".html"),
+}
+
+
+@pytest.mark.parametrize("name", list(LONG_NAMES.values()), ids=list(LONG_NAMES))
+def test_a_name_near_name_max_is_written(name: str, source: Path, tmp_path: Path) -> None:
+    assert len(os.fsencode(name)) <= NAME_MAX
+    out = tmp_path / name
+    if name.endswith(".html"):
+        args = ["report", str(source), "-o", str(out)]
+    elif name.endswith(".csv"):
+        args = ["label", str(source), "--per-turn", "-o", str(out)]
+    else:
+        args = ["label", str(source), "-o", str(out)]
+    result = run_from(source, *args)
+    assert result.returncode == 0, result.stderr
+    assert out.is_file() and out.stat().st_size > 0
+    assert _leftovers(tmp_path) == []
+
+
+def test_the_temporary_name_always_fits_and_stays_text() -> None:
+    for name in LONG_NAMES.values():
+        temporary = temporary_path(Path("/x") / name)
+        encoded = os.fsencode(temporary.name)
+        assert len(encoded) <= NAME_MAX
+        encoded.decode("utf-8")  # cut on a character, never inside one
+        assert temporary.name.startswith(".") and temporary.name.endswith(".part")
+    # Two long names with the same beginning do not share a temporary.
+    first, second = ("x" * 250 + end for end in ("1.csv", "2.csv"))
+    assert temporary_path(Path(first)) != temporary_path(Path(second))
+    # A short name keeps the plain form.
+    assert temporary_path(Path("/x/out.jsonl")).name == f".out.jsonl.{os.getpid()}.part"
+
+
+def test_a_folder_output_near_name_max_is_written(tmp_path: Path) -> None:
+    out = tmp_path / ("f" * NAME_MAX)
+    result = run_from(CORPUS / "utterances.jsonl", "label", str(CORPUS), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert (out / "utterances.jsonl").is_file()
