@@ -3,7 +3,8 @@
 A regular file (or a new name) is written under a temporary name beside it and renamed
 over it when complete: an interrupted or failed run leaves the old file as it was and no
 temporary behind. The temporary name fits the file system whatever the output's name
-(:func:`temporary_path`).
+(:func:`temporary_path`), and a file replaced keeps its permission bits, and its owner and
+group where the process may give them (:func:`keep_owner`).
 
 A symbolic link is followed, so the file it points to is replaced and the link stays a
 link. A FIFO or a device (``/dev/null``, ``/dev/full``, a terminal) is written directly:
@@ -15,6 +16,7 @@ standard input when it is that file: ``- < out``), are refused.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -25,7 +27,7 @@ from pathlib import Path
 from actparse.errors import ActparseError
 from actparse.io.messages import os_reason
 
-__all__ = ["NAME_MAX", "Destination", "OutputError", "temporary_path"]
+__all__ = ["NAME_MAX", "Destination", "OutputError", "keep_owner", "temporary_path"]
 
 #: The longest file name (in bytes) the usual file systems take (ext4, XFS, Btrfs, APFS).
 NAME_MAX = 255
@@ -58,11 +60,12 @@ class Destination:
         try:
             # The path as given, links followed by the system: /dev/stdout names the
             # pipe or terminal behind it, which has no name realpath could give.
-            mode: int | None = os.stat(path).st_mode
+            found: os.stat_result | None = os.stat(path)
         except FileNotFoundError:
-            mode = None
+            found = None
         except OSError as err:
             raise OutputError(f"{path}: cannot write there ({err.strerror})") from None
+        mode = None if found is None else found.st_mode
         if mode is not None and stat.S_ISDIR(mode):
             raise OutputError(f"{path}: is a directory; give the name of a file to write")
         #: Written directly (FIFO, device, a descriptor the caller opened such as
@@ -78,8 +81,11 @@ class Destination:
                 f"{path}: is a pipe; this format is written with seeks, so write it to a file"
             )
         self._mode = stat.S_IMODE(mode) if mode is not None and not self.direct else None
-        if mode is not None and not self.direct:
+        #: The owner and group of a file being replaced, given to its replacement.
+        self._owner: tuple[int, int] | None = None
+        if found is not None and not self.direct:
             _refuse_inputs(path, self.target, inputs)
+            self._owner = (found.st_uid, found.st_gid)
         if not self.target.parent.is_dir():
             raise OutputError(f"{path}: directory {self.target.parent} does not exist")
         self.temporary = None if self.direct else temporary_path(self.target)
@@ -94,10 +100,15 @@ class Destination:
         return OutputError(f"{self.path}: cannot write ({os_reason(err)})")
 
     def commit(self) -> None:
-        """Put the complete output in place (a regular file keeps its permission bits)."""
+        """Put the complete output in place.
+
+        A regular file replaced keeps its permission bits, and its owner and group as far as
+        the process may give them (see :func:`keep_owner`)."""
         if self.temporary is None:
             return
-        if self._mode is not None:
+        if self._owner is not None:
+            keep_owner(self.temporary, *self._owner)
+        if self._mode is not None:  # after chown, which may clear set-user-ID bits
             os.chmod(self.temporary, self._mode)
         os.replace(self.temporary, self.target)
 
@@ -148,6 +159,24 @@ def _same_file(source: str | Path, target: Path) -> bool:
     except OSError:  # no standard input, an input that is gone: not the same
         return False
     return (found.st_dev, found.st_ino) == (there.st_dev, there.st_ino)
+
+
+def keep_owner(path: str | Path, uid: int, gid: int) -> None:
+    """Give ``path`` an owner and group, as far as the process may.
+
+    Root may give both. Another user may give a group it belongs to, and keeps its own
+    user: a file it replaces then changes owner, as any editor's save does. A file system
+    without owners (or a refusal) leaves the file as it was created."""
+    for user in (uid, -1):
+        try:
+            os.chown(path, user, gid)
+            return
+        except PermissionError:
+            continue
+        except OSError as err:
+            if err.errno in (errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EROFS):
+                return
+            raise
 
 
 def temporary_path(target: Path) -> Path:

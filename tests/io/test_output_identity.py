@@ -1,5 +1,6 @@
 """Outputs (issue 28): standard input is refused as the output by the identity of the open
-file, whatever it is named; a temporary name always fits the file system.
+file, whatever it is named; a temporary name always fits the file system; a replaced file
+keeps its owner and group.
 
 Each command that writes a file is run as a user runs it (its own process, ``< file``)."""
 
@@ -18,6 +19,9 @@ from actparse.io.destination import NAME_MAX, Destination, OutputError, temporar
 
 SOURCE_NAME = "craigslist_validation_20.jsonl"
 CORPUS = FIXTURES / "convokit_corpus"
+ROOT = os.geteuid() == 0
+#: Not the test's own user or group: a file "owned by someone else".
+SOMEONE = 12345
 
 
 def run_from(stdin: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -205,3 +209,91 @@ def test_a_folder_output_near_name_max_is_written(tmp_path: Path) -> None:
     result = run_from(CORPUS / "utterances.jsonl", "label", str(CORPUS), "-o", str(out))
     assert result.returncode == 0, result.stderr
     assert (out / "utterances.jsonl").is_file()
+
+
+# -- replacing a file owned by someone else -----------------------------------------------
+
+needs_root = pytest.mark.skipif(not ROOT, reason="giving a file to another user needs root")
+
+
+def _owned(path: Path, mode: int = 0o640) -> Path:
+    path.write_text("old\n")
+    os.chown(path, SOMEONE, SOMEONE + 1)
+    path.chmod(mode)
+    return path
+
+
+@needs_root
+@pytest.mark.parametrize(
+    "suffix", [".jsonl", ".jsonl.gz", ".parquet", ".csv", ".html", ".json"], ids=str
+)
+def test_a_replaced_file_keeps_its_owner_group_and_mode(
+    suffix: str, source: Path, tmp_path: Path, fixtures: CorpusFixtures
+) -> None:
+    out = _owned(tmp_path / f"out{suffix}")
+    if suffix == ".html":
+        args = ["report", str(source), "-o", str(out)]
+    elif suffix == ".csv":
+        args = ["label", str(source), "--per-turn", "-o", str(out)]
+    elif suffix == ".json":
+        args = ["train-prices", str(fixtures / "craigslist_transcripts_20.json"), "-o", str(out)]
+    else:
+        args = ["label", str(source), "-o", str(out)]
+    result = run_from(source, *args)
+    assert result.returncode == 0, result.stderr
+    found = out.stat()
+    assert (found.st_uid, found.st_gid) == (SOMEONE, SOMEONE + 1)
+    assert found.st_mode & 0o7777 == 0o640
+    assert out.read_bytes() != b"old\n"
+
+
+@needs_root
+def test_a_replaced_file_through_a_link_keeps_its_owner(source: Path, tmp_path: Path) -> None:
+    target = _owned(tmp_path / "target.jsonl", 0o600)
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target.name)
+    result = run_from(source, "label", str(source), "-o", str(link))
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink()
+    assert (target.stat().st_uid, target.stat().st_gid) == (SOMEONE, SOMEONE + 1)
+
+
+@needs_root
+def test_an_empty_folder_output_keeps_its_owner(tmp_path: Path) -> None:
+    out = tmp_path / "labelled"
+    out.mkdir()
+    os.chown(out, SOMEONE, SOMEONE)
+    out.chmod(0o750)
+    result = run_from(CORPUS / "utterances.jsonl", "label", str(CORPUS), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    for path in (out, *out.rglob("*")):
+        assert (path.stat().st_uid, path.stat().st_gid) == (SOMEONE, SOMEONE), path
+    assert out.stat().st_mode & 0o7777 == 0o750
+
+
+def test_a_new_file_is_the_process_own(source: Path, tmp_path: Path) -> None:
+    out = tmp_path / "new.jsonl"
+    result = run_from(source, "label", str(source), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert out.stat().st_uid == os.geteuid()
+
+
+def test_a_refused_chown_leaves_the_file_as_created(
+    source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that may not give the owner (not root) still writes the file."""
+    calls: list[tuple[int, int]] = []
+
+    def refuse(path: object, uid: int, gid: int) -> None:
+        calls.append((uid, gid))
+        raise PermissionError(1, "Operation not permitted")
+
+    out = tmp_path / "out.jsonl"
+    out.write_text("old\n")
+    monkeypatch.setattr(os, "chown", refuse)
+    destination = Destination(out, [source])
+    destination.write_path.write_text("new\n")
+    destination.commit()
+    assert out.read_text() == "new\n"
+    mine = out.stat()
+    assert calls == [(mine.st_uid, mine.st_gid), (-1, mine.st_gid)]
