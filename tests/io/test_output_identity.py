@@ -53,6 +53,8 @@ def _leftovers(folder: Path) -> list[str]:
 #: Each command that writes, reading standard input (by a name it takes), writing to OUT.
 WRITERS = {
     "label-dash": ["label", "-", "-o", "OUT"],
+    "label-dash-jobs-2": ["label", "-", "-o", "OUT", "--jobs", "2"],
+    "label-dash-keep": ["label", "-", "-o", "OUT", "--on-error", "keep"],
     "label-dev-stdin": ["label", "/dev/stdin", "-o", "OUT"],
     "label-dev-fd-0": ["label", "/dev/fd/0", "-o", "OUT"],
     "label-per-turn": ["label", "-", "--per-turn", "-o", "OUT"],
@@ -238,7 +240,7 @@ def test_a_replaced_file_keeps_its_owner_group_and_mode(
     elif suffix == ".json":
         args = ["train-prices", str(fixtures / "craigslist_transcripts_20.json"), "-o", str(out)]
     else:
-        args = ["label", str(source), "-o", str(out)]
+        args = ["label", str(source), "-o", str(out), "--jobs", "2"]
     result = run_from(source, *args)
     assert result.returncode == 0, result.stderr
     found = out.stat()
