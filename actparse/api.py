@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from actparse import registry
 from actparse.engine.pipeline import pipeline, pipelines
@@ -111,20 +111,26 @@ def label_raw(
 
 
 def label_batch(
-    batch: Mapping[str, list[Any]], parser: Parser | None = None, *, coarse: bool = False
+    batch: Mapping[str, list[Any]],
+    indices: Sequence[int] | None = None,
+    parser: Parser | None = None,
+    *,
+    coarse: bool = False,
 ) -> dict[str, list[Any]]:
-    """Label a batch of columns: ``Dataset.map(label_batch, batched=True)``.
+    """Label a batch of columns: ``Dataset.map(label_batch, batched=True, with_indices=True)``.
 
     For formats that keep their acts in one column (the Craigslist HF export's
     ``dialogue_acts``); returns only the columns labelling sets (for Craigslist
     ``dialogue_acts`` and actparse's own ``actparse``), and ``map`` keeps the others.
     ``coarse`` as for :func:`label_record` (``fn_kwargs={"coarse": True}`` in ``map``).
+    ``indices`` (what ``with_indices=True`` passes) are the rows' indices in the dataset,
+    which an error names (``<dataset index>:25``); without them it names the row's place
+    in the batch (``<batch>:6``). A parser given second (the former signature) is the
+    parser.
     """
-    size = _batch_size(batch, "label_batch")
-    records = [
-        _record({name: values[i] for name, values in batch.items()}, "<batch>", i + 1)
-        for i in range(size)
-    ]
+    if parser is None and indices is not None and hasattr(indices, "parse"):
+        indices, parser = None, cast(Parser, indices)
+    records = _batch_records(batch, indices, "label_batch")
     layouts = {registry.handlers(r.format).spliced_fields for r in records}
     if len(layouts) > 1 or () in layouts:
         found = ", ".join(sorted({r.format for r in records}))
@@ -141,6 +147,27 @@ def label_batch(
         for field in fields:
             out[field].append(labelled[field])
     return out
+
+
+def _batch_records(batch: Any, indices: Sequence[int] | None, function: str) -> list[Record]:
+    """The records of a batch of columns, each named by its index in the dataset.
+
+    ``<dataset index>:N`` where ``indices`` are given (``with_indices=True``), else
+    ``<batch>:N``, its place in the batch from 1. A record that is not one is an
+    :class:`InputError` so named."""
+    size = _batch_size(batch, function)
+    if indices is not None and len(indices) != size:
+        raise InputError(
+            f"{function}: {len(indices)} indices for a batch of {size} rows (pass the "
+            "indices Dataset.map gives with with_indices=True)"
+        )
+    return [
+        _record(
+            {name: values[i] for name, values in batch.items()},
+            *(("<batch>", i + 1) if indices is None else ("<dataset index>", int(indices[i]))),
+        )
+        for i in range(size)
+    ]
 
 
 #: What labels one record, for each batch function: named when a record is given as a batch.
@@ -285,15 +312,8 @@ def turns_batch(
     ``batch_size`` or ``num_proc``. Without indices such a row is an :class:`InputError`
     (its place in the batch would repeat in every batch).
     """
-    size = _batch_size(batch, "turns_batch")
-    if indices is not None and len(indices) != size:
-        raise InputError(
-            f"turns_batch: {len(indices)} indices for a batch of {size} rows (pass the "
-            "indices Dataset.map gives with with_indices=True)"
-        )
     turns: list[list[dict[str, Any]]] = []
-    for i in range(size):
-        record = _record({name: values[i] for name, values in batch.items()}, "<batch>", i + 1)
+    for i, record in enumerate(_batch_records(batch, indices, "turns_batch")):
         dialogue = record.dialogue()
         if dialogue.id is not None:
             ident = str(dialogue.id)

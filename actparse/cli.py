@@ -27,6 +27,7 @@ from actparse.cli_options import (
     ActsOpt,
     CoarseOpt,
     CorpusOpt,
+    CsvRawOpt,
     EvalInput,
     FormatOpt,
     JobsOpt,
@@ -45,6 +46,7 @@ from actparse.cli_options import (
     SkipOpt,
     StrategiesOpt,
     WorstOpt,
+    check_csv_raw,
     check_per_turn,
     check_sample,
 )
@@ -146,6 +148,7 @@ def label(
     on_error: OnErrorOpt = OnError.stop,
     per_turn: PerTurnOpt = False,
     coarse: CoarseOpt = False,
+    csv_raw: CsvRawOpt = False,
 ) -> None:
     """Label dialogues and write JSON lines, one output record per input record.
 
@@ -179,9 +182,12 @@ def label(
                 check_sample(output, per_turn)
                 _show_sample(overrides)
                 return
+            check_csv_raw(csv_raw, per_turn, output)
             if per_turn:
                 check_per_turn(ctx, on_error, coarse, jobs)
-                counts = label_table(input, output, fmt=fmt.value, overrides=overrides)
+                counts = label_table(
+                    input, output, fmt=fmt.value, overrides=overrides, csv_raw=csv_raw
+                )
                 _say(_table_summary(counts.turns, counts.dialogues, counts.without_turns))
                 return
             summary = _label_with_progress(

@@ -18,6 +18,7 @@ import typer
 from actparse import registry
 from actparse.cli_exits import FAILED, TROUBLE
 from actparse.errors import OptionError
+from actparse.io.csv_rows import is_csv
 
 __all__ = [
     "AUTO_CORPUS",
@@ -285,3 +286,28 @@ def check_per_turn(ctx: typer.Context, on_error: OnError, coarse: bool, jobs: in
         raise OptionError(
             f"--per-turn cannot be used with --jobs {jobs}: the table is written by one process"
         )
+
+
+# -- the per-turn CSV for spreadsheets (issue 28) ------------------------------------------
+
+CsvRawOpt = Annotated[
+    bool,
+    typer.Option(
+        "--csv-raw",
+        help="With --per-turn and a '.csv' -o: write text cells as they are. By default a "
+        "text cell that begins with =, +, -, @, a tab or a carriage return gets a ' before "
+        "it, so that a spreadsheet shows it rather than running it as a formula (actparse "
+        "takes that ' off when it reads the table).",
+    ),
+]
+
+
+def check_csv_raw(csv_raw: bool, per_turn: bool, output: str | None) -> None:
+    """Refuse ``--csv-raw`` where no per-turn CSV table is written: it would change nothing."""
+    if csv_raw and not (per_turn and output is not None and is_csv(output)):
+        raise OptionError(
+            "--csv-raw applies to the per-turn CSV table only (--per-turn -o NAME.csv)"
+        )
+
+
+__all__ += ["CsvRawOpt", "check_csv_raw"]

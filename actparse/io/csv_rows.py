@@ -3,7 +3,10 @@
 A ``.csv`` (or ``.csv.gz``) input is read with :class:`csv.DictReader`, the header
 naming the fields (line 1), so every value is text (an empty cell is ``""``). Rows are
 read as they come (a quoted field may span lines: a row is numbered by the line it
-starts on), and the format is told from the first row, as for Parquet.
+starts on), and the format is told from the first row, as for Parquet. A cell (or a
+column name) that begins with a ``'`` and then a character a spreadsheet takes for a
+formula has that ``'`` taken off (:func:`~actparse.io.csv_cells.unguard`): the per-turn
+CSV actparse writes reads back as it was made, as does a spreadsheet's own.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from actparse.errors import InputError
+from actparse.io.csv_cells import unguard
 from actparse.io.sources import cannot_tell, detect_at
 
 __all__ = ["is_csv", "iter_csv_rows", "open_csv"]
@@ -37,6 +41,8 @@ def iter_csv_rows(path: str | Path, fmt: str = "auto") -> Iterator[tuple[int, st
     try:
         with open_csv(path) as fh:
             reader = csv.DictReader(fh)
+            if reader.fieldnames is not None:
+                reader.fieldnames = [unguard(name) for name in reader.fieldnames]
             found: str | None = None if fmt == "auto" else fmt
             end = 1  # the line the previous row (the header first) ended on
             for row in reader:
@@ -46,6 +52,8 @@ def iter_csv_rows(path: str | Path, fmt: str = "auto") -> Iterator[tuple[int, st
                         f"{path}:{line}: {len(reader.fieldnames or ()) + len(row[None])} "
                         f"fields, and the header names {len(reader.fieldnames or ())}"
                     )
+                # A short row's missing cells are None (DictReader's restval): left as they are.
+                row = {k: v if v is None else unguard(v) for k, v in row.items()}
                 if found is None:
                     found = detect_at(row, f"{path}:{line}")
                     if found is None:

@@ -2,16 +2,22 @@
 
 A regular file (or a new name) is written under a temporary name beside it and renamed
 over it when complete: an interrupted or failed run leaves the old file as it was and no
-temporary behind. A symbolic link is followed, so the file it points to is replaced and
-the link stays a link. A FIFO or a device (``/dev/null``, ``/dev/full``, a terminal) is
-written directly: renaming a file over it would replace the device, not write to it; so
-is an open descriptor named as a file (``/dev/stdout``, ``/dev/fd/3``), which the caller
-may have opened to append. A directory, and the input file itself (under any name), are
-refused.
+temporary behind. The temporary name fits the file system whatever the output's name
+(:func:`temporary_path`), and a file replaced keeps its permission bits, and its owner and
+group where the process may give them (:func:`keep_owner`).
+
+A symbolic link is followed, so the file it points to is replaced and the link stays a
+link. A FIFO or a device (``/dev/null``, ``/dev/full``, a terminal) is written directly:
+renaming a file over it would replace the device, not write to it; so is an open
+descriptor named as a file (``/dev/stdout``, ``/dev/fd/3``), which the caller may have
+opened to append. A directory, and the input file itself (under any name, and
+standard input when it is that file: ``- < out``), are refused.
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import os
 import re
 import stat
@@ -21,7 +27,12 @@ from pathlib import Path
 from actparse.errors import ActparseError
 from actparse.io.messages import os_reason
 
-__all__ = ["Destination", "OutputError"]
+__all__ = ["NAME_MAX", "Destination", "OutputError", "keep_owner", "temporary_path"]
+
+#: The longest file name (in bytes) the usual file systems take (ext4, XFS, Btrfs, APFS).
+NAME_MAX = 255
+#: The input name that means standard input (as :data:`actparse.io.sources.STDIN`).
+STDIN = "-"
 
 
 class OutputError(ActparseError, ValueError):
@@ -49,11 +60,12 @@ class Destination:
         try:
             # The path as given, links followed by the system: /dev/stdout names the
             # pipe or terminal behind it, which has no name realpath could give.
-            mode: int | None = os.stat(path).st_mode
+            found: os.stat_result | None = os.stat(path)
         except FileNotFoundError:
-            mode = None
+            found = None
         except OSError as err:
             raise OutputError(f"{path}: cannot write there ({err.strerror})") from None
+        mode = None if found is None else found.st_mode
         if mode is not None and stat.S_ISDIR(mode):
             raise OutputError(f"{path}: is a directory; give the name of a file to write")
         #: Written directly (FIFO, device, a descriptor the caller opened such as
@@ -69,20 +81,14 @@ class Destination:
                 f"{path}: is a pipe; this format is written with seeks, so write it to a file"
             )
         self._mode = stat.S_IMODE(mode) if mode is not None and not self.direct else None
-        if mode is not None and not self.direct:
-            for source in inputs:
-                if _same_file(source, self.target):
-                    raise OutputError(
-                        f"{path}: is the input file {source}; writing the output over it would "
-                        "destroy the input, so write to another file"
-                    )
+        #: The owner and group of a file being replaced, given to its replacement.
+        self._owner: tuple[int, int] | None = None
+        if found is not None and not self.direct:
+            _refuse_inputs(path, self.target, inputs)
+            self._owner = (found.st_uid, found.st_gid)
         if not self.target.parent.is_dir():
             raise OutputError(f"{path}: directory {self.target.parent} does not exist")
-        self.temporary = (
-            None
-            if self.direct
-            else self.target.with_name(f".{self.target.name}.{os.getpid()}.part")
-        )
+        self.temporary = None if self.direct else temporary_path(self.target)
 
     @property
     def write_path(self) -> Path:
@@ -94,10 +100,15 @@ class Destination:
         return OutputError(f"{self.path}: cannot write ({os_reason(err)})")
 
     def commit(self) -> None:
-        """Put the complete output in place (a regular file keeps its permission bits)."""
+        """Put the complete output in place.
+
+        A regular file replaced keeps its permission bits, and its owner and group as far as
+        the process may give them (see :func:`keep_owner`)."""
         if self.temporary is None:
             return
-        if self._mode is not None:
+        if self._owner is not None:
+            keep_owner(self.temporary, *self._owner)
+        if self._mode is not None:  # after chown, which may clear set-user-ID bits
             os.chmod(self.temporary, self._mode)
         os.replace(self.temporary, self.target)
 
@@ -126,8 +137,63 @@ def _names_a_descriptor(path: Path) -> bool:
     return False
 
 
+def _refuse_inputs(path: str | Path, target: Path, inputs: Iterable[str | Path]) -> None:
+    """Refuse an output that is one of the run's inputs, whatever names either goes by."""
+    for source in inputs:
+        if _same_file(source, target):
+            what = "standard input" if str(source) == STDIN else f"the input file {source}"
+            raise OutputError(
+                f"{path}: is {what}; writing the output over it would destroy the input, "
+                "so write to another file"
+            )
+
+
 def _same_file(source: str | Path, target: Path) -> bool:
+    """Whether an input is the file ``target``, by identity (device and inode), not by name.
+
+    ``-`` is standard input: the file open on descriptor 0 (``< file``), whatever it was
+    opened as."""
     try:
-        return os.path.samefile(source, target)
-    except OSError:  # the input is not a file (``-``) or is gone: not the same
+        found = os.fstat(0) if str(source) == STDIN else os.stat(source)
+        there = os.stat(target)
+    except OSError:  # no standard input, an input that is gone: not the same
         return False
+    return (found.st_dev, found.st_ino) == (there.st_dev, there.st_ino)
+
+
+def keep_owner(path: str | Path, uid: int, gid: int) -> None:
+    """Give ``path`` an owner and group, as far as the process may.
+
+    Root may give both. Another user may give a group it belongs to, and keeps its own
+    user: a file it replaces then changes owner, as any editor's save does. A file system
+    without owners (or a refusal) leaves the file as it was created."""
+    for user in (uid, -1):
+        try:
+            os.chown(path, user, gid)
+            return
+        except PermissionError:
+            continue
+        except OSError as err:
+            if err.errno in (errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EROFS):
+                return
+            raise
+
+
+def temporary_path(target: Path) -> Path:
+    """The temporary name beside ``target``, a name the file system takes whatever ``target`` is.
+
+    ``.{name}.{pid}.part``; where that passes :data:`NAME_MAX` bytes (the name is near the
+    limit, or long in UTF-8), the name is cut on a character boundary and a hash of the whole
+    name keeps two long names that share a beginning apart."""
+    suffix = f".{os.getpid()}.part"
+    name = f".{target.name}{suffix}"
+    encoded = os.fsencode(name)
+    if len(encoded) <= NAME_MAX:
+        return target.with_name(name)
+    whole = os.fsencode(target.name)
+    digest = hashlib.sha256(whole).hexdigest()[:16]
+    cut = NAME_MAX - len(os.fsencode(f"..{digest}{suffix}"))
+    while cut > 0 and whole[cut] & 0xC0 == 0x80:  # not inside a UTF-8 character
+        cut -= 1
+    stem = os.fsdecode(whole[:cut])
+    return target.with_name(f".{stem}.{digest}{suffix}")

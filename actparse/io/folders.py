@@ -15,13 +15,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from actparse import registry
 from actparse.errors import InputError
-from actparse.io.destination import OutputError
+from actparse.io.destination import OutputError, keep_owner, temporary_path
 
 __all__ = ["FOLDER", "FolderSink", "folder_format", "is_folder", "open_folder"]
 
@@ -89,7 +90,7 @@ class FolderSink:
         self.format = folder_format(source)
         self._lines: list[str] = []
         self._check()
-        self.temporary = self.output.with_name(f".{self.output.name}.{os.getpid()}.part")
+        self.temporary = temporary_path(self.output)
 
     def _check(self) -> None:
         out, src = Path(os.path.realpath(self.output)), Path(os.path.realpath(self.source))
@@ -117,6 +118,17 @@ class FolderSink:
         """The labelled records written so far, parsed."""
         return (json.loads(line) for line in self._lines)
 
+    def _take_place_of_folder(self) -> None:
+        """Give the new folder the empty folder's owner, group and mode, then remove it.
+
+        The folder was made for the output (by its owner, maybe for root to fill): its
+        owner keeps the folder and what is in it, as far as the process may give them."""
+        found = os.stat(self.output)
+        for path in (self.temporary, *self.temporary.rglob("*")):
+            keep_owner(path, found.st_uid, found.st_gid)
+        os.chmod(self.temporary, stat.S_IMODE(found.st_mode))
+        self.output.rmdir()  # empty, as checked: the new folder takes its place
+
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         if exc_type is not None:
             return
@@ -126,7 +138,7 @@ class FolderSink:
             self.temporary.mkdir()
             writer(self.source, self.temporary, self.records())
             if self.output.is_dir():
-                self.output.rmdir()  # empty, as checked: the new folder takes its place
+                self._take_place_of_folder()
             os.replace(self.temporary, self.output)
         except OSError as err:
             shutil.rmtree(self.temporary, ignore_errors=True)

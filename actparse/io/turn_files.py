@@ -3,9 +3,11 @@
 No pandas: Parquet is written with pyarrow in batches of
 :data:`~actparse.io.parquet.BATCH_ROWS` rows under the table's fixed schema, CSV with
 the ``csv`` module (a header row; a nested value as JSON text; a null as an empty
-field), JSON lines with ``json``. Each is written under a temporary name and renamed
-when complete (see :class:`~actparse.io.destination.Destination`), so only a batch of
-rows is ever held. :func:`read_turn_table` reads any of them back as the rows
+field; a text cell a spreadsheet would run as a formula after a ``'``, unless
+``csv_raw``: see :mod:`actparse.io.csv_cells`), JSON lines with ``json``. Each is
+written under a temporary name and renamed when complete (see
+:class:`~actparse.io.destination.Destination`), so only a batch of rows is ever held.
+:func:`read_turn_table` reads any of them back as the rows
 :func:`~actparse.io.turns.iter_turn_rows` made.
 """
 
@@ -15,19 +17,20 @@ import csv
 import gzip
 import itertools
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from actparse import registry
 from actparse.io.batch import encode_line
+from actparse.io.csv_cells import guard, unguard
 from actparse.io.csv_rows import is_csv
 from actparse.io.destination import Destination
 from actparse.io.messages import describe
 from actparse.io.output import open_output, to_stdout
 from actparse.io.parquet import BATCH_ROWS, is_parquet, require_pyarrow
 from actparse.io.records import InputError, open_text
-from actparse.io.turns import COLUMNS, Row, column_names, iter_dialogue_rows
+from actparse.io.turns import COLUMNS, LABEL, TEXT, Row, column_names, iter_dialogue_rows
 
 __all__ = [
     "TableCounts",
@@ -38,6 +41,9 @@ __all__ = [
     "write_turn_table",
 ]
 
+#: The columns whose CSV cells are text, guarded against spreadsheet formulas.
+_TEXT_KINDS = frozenset({TEXT.name, LABEL.name})
+
 
 def arrow_schema() -> Any:
     """The table's Arrow schema (needs pyarrow)."""
@@ -46,14 +52,20 @@ def arrow_schema() -> Any:
 
 
 def write_turn_table(
-    rows: Iterable[Row], output: str | Path | None, *, inputs: Iterable[str | Path] = ()
+    rows: Iterable[Row],
+    output: str | Path | None,
+    *,
+    inputs: Iterable[str | Path] = (),
+    csv_raw: bool = False,
 ) -> int:
     """Write rows to ``output``, in a format chosen by its name.
 
     Write rows to ``output`` by its name: ``.parquet``, ``.csv`` (``.csv.gz``), else
     JSON lines (``.gz`` compressed; ``None`` or ``"-"``: standard output). Returns the
     number of rows written. ``inputs`` are refused as the output (see
-    :class:`~actparse.io.destination.Destination`)."""
+    :class:`~actparse.io.destination.Destination`). In CSV, a text cell that begins with
+    a character a spreadsheet takes for a formula gets a ``'`` before it
+    (:func:`~actparse.io.csv_cells.guard`), unless ``csv_raw``."""
     if to_stdout(output):
         import sys
 
@@ -63,7 +75,7 @@ def write_turn_table(
         return _write_parquet(rows, output, inputs)
     with open_output(output, inputs=inputs) as sink:
         if is_csv(output):
-            return _write_csv(rows, sink)
+            return _write_csv(rows, sink, guard_text=not csv_raw)
         return _write_lines(rows, sink)
 
 
@@ -101,15 +113,23 @@ def _check_extras(row: Row, have: Sequence[str] | frozenset[str]) -> None:
         )
 
 
-def _extra_csv(value: Any) -> str:
-    """An input column's value in CSV: text as it is, a null empty, others as JSON."""
+def _extra_csv(value: Any, text: Callable[[str], str]) -> str:
+    """An input column's value in CSV: text as ``text`` gives it, a null empty, others as JSON."""
     if value is None:
         return ""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _write_csv(rows: Iterable[Row], sink: Any) -> int:
-    """The table as CSV: actparse's columns, then the first row's input columns."""
+def _raw(cell: str) -> str:
+    return cell
+
+
+def _write_csv(rows: Iterable[Row], sink: Any, *, guard_text: bool) -> int:
+    """The table as CSV: actparse's columns, then the first row's input columns.
+
+    With ``guard_text``, every text cell (the text columns', the input columns' names and
+    text values) is guarded against spreadsheet formulas (see :mod:`actparse.io.csv_cells`)."""
+    text = guard if guard_text else _raw
     writer = csv.writer(sink)
     written = 0
     extras: list[str] = []
@@ -118,11 +138,14 @@ def _write_csv(rows: Iterable[Row], sink: Any) -> int:
         if written == 0:
             extras = _extras(row)
             known = frozenset(extras)
-            writer.writerow([*column_names(), *extras])
+            writer.writerow([*column_names(), *map(text, extras)])
         else:
             _check_extras(row, known)
-        fields = [c.kind.to_csv(row[c.name]) for c in COLUMNS]
-        fields += [_extra_csv(row.get(name)) for name in extras]
+        fields = [
+            text(cell) if c.kind.name in _TEXT_KINDS else cell
+            for c, cell in ((c, c.kind.to_csv(row[c.name])) for c in COLUMNS)
+        ]
+        fields += [_extra_csv(row.get(name), text) for name in extras]
         try:
             "".join(fields).encode("utf-8")
         except UnicodeEncodeError as err:
@@ -206,7 +229,8 @@ def _first_unwritable(pa: Any, batch: list[Row], schema: Any) -> Row:
 def read_turn_table(path: str | Path) -> Iterator[Row]:
     """The rows of a table written by :func:`write_turn_table`, typed as they were made.
 
-    A CSV field is decoded by its column's kind."""
+    A CSV field is decoded by its column's kind, a text cell's guard taken off
+    (:func:`~actparse.io.csv_cells.unguard`)."""
     if is_parquet(path):
         pa = require_pyarrow()
         for batch in pa.parquet.ParquetFile(path).iter_batches(batch_size=BATCH_ROWS):
@@ -222,10 +246,13 @@ def read_turn_table(path: str | Path) -> Iterator[Row]:
             if header is not None and tuple(header[: len(names)]) != names:
                 raise InputError(f"{path}: not a per-turn table (header {header})")
             # The input's own columns after actparse's (a turn table's) come back as text.
-            extras = [] if header is None else header[len(names) :]
+            extras = [] if header is None else [unguard(n) for n in header[len(names) :]]
             for fields in reader:
-                row = {c.name: c.kind.from_csv(f) for c, f in zip(COLUMNS, fields)}
-                row.update(zip(extras, fields[len(names) :]))
+                row = {
+                    c.name: c.kind.from_csv(unguard(f) if c.kind.name in _TEXT_KINDS else f)
+                    for c, f in zip(COLUMNS, fields)
+                }
+                row.update(zip(extras, map(unguard, fields[len(names) :])))
                 yield row
         return
     with open_text(path) as fh:
@@ -251,10 +278,11 @@ def label_table(
     *,
     fmt: str = "auto",
     overrides: Mapping[str, registry.Parser] | None = None,
+    csv_raw: bool = False,
 ) -> TableCounts:
     """Write the per-turn table of ``path`` to ``output``, streamed.
 
-    See :func:`write_turn_table`; returns what was written."""
+    See :func:`write_turn_table` (and ``csv_raw``); returns what was written."""
     dialogues = [0, 0]  # with rows, without
 
     def rows() -> Iterator[Row]:
@@ -262,5 +290,5 @@ def label_table(
             dialogues[0 if tabled.rows else 1] += 1
             yield from tabled.rows
 
-    written = write_turn_table(rows(), output, inputs=[path])
+    written = write_turn_table(rows(), output, inputs=[path], csv_raw=csv_raw)
     return TableCounts(written, *dialogues)

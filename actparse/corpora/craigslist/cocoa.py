@@ -18,12 +18,16 @@ from typing import Any
 
 from actparse.corpora.craigslist.added import ACTPARSE_FIELD, actparse_field
 from actparse.corpora.craigslist.parser import ACTIONS, CORPUS
+from actparse.corpora.craigslist.reference import reference_intent, reference_price
+from actparse.errors import InputError
 from actparse.io.fields import agent_index, list_field, number_or_none, record_reader, text_field
+from actparse.io.messages import json_kind
 from actparse.models import Act, Dialogue, Listing, Party, ReferenceAct, Turn
 
 __all__ = ["dialogue_from_cocoa", "write_cocoa", "write_cocoa_coarse"]
 
 _NON_MESSAGE_ACTIONS = frozenset(ACTIONS) - {"message"}
+_NO_ACT = ReferenceAct("", None)
 
 
 @record_reader
@@ -66,14 +70,9 @@ def dialogue_from_cocoa(raw: dict[str, Any]) -> Dialogue:
             turns.append(Turn(index, agent, action))
         else:
             raise ValueError(f"event {index}: unknown action {action!r}")
-        meta = event.get("metadata")
-        if isinstance(meta, dict) and meta.get("intent"):
-            has_reference = True
-            reference.append(
-                ReferenceAct(str(meta["intent"]), number_or_none(meta.get("price")) or None)
-            )
-        else:
-            reference.append(ReferenceAct("", None))
+        act = _event_reference(event.get("metadata"), f"event {index} metadata")
+        has_reference = has_reference or bool(act.intent)
+        reference.append(act)
     return Dialogue(
         turns=tuple(turns),
         parties=(parties[0], parties[1]),
@@ -81,6 +80,23 @@ def dialogue_from_cocoa(raw: dict[str, Any]) -> Dialogue:
         reference=tuple(reference) if has_reference else None,
         corpus=CORPUS,
     )
+
+
+def _event_reference(meta: Any, what: str) -> ReferenceAct:
+    """The reference act of an event's ``metadata`` (Cocoa's ``{intent, price}``, or null).
+
+    No metadata, or one without an intent, is no act; one that is not an object, an intent
+    that is not text or a price that is not a finite number is an error naming the event."""
+    if meta is None:
+        return _NO_ACT
+    if not isinstance(meta, dict):
+        raise InputError(f"{what} must be an object, got {json_kind(meta)}")
+    intent = meta.get("intent")
+    if intent is None or intent == "":
+        return _NO_ACT
+    # A price of 0 is none, as Cocoa's own scoring has it.
+    price = reference_price(meta.get("price"), f"{what}.price")
+    return ReferenceAct(reference_intent(intent, f"{what}.intent"), price or None)
 
 
 def _metadata(act: Act, dialogue: Dialogue) -> dict[str, Any] | None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from actparse.corpora.craigslist.added import ACTPARSE_FIELD, actparse_field
 from actparse.corpora.craigslist.parser import ACTIONS, CORPUS
+from actparse.corpora.craigslist.reference import hf_reference
 from actparse.io.fields import (
     agent_index,
     list_field,
@@ -109,18 +110,10 @@ def dialogue_from_hf(raw: dict[str, Any]) -> Dialogue:
         )
         for a in (0, 1)
     )
-    acts = raw.get("dialogue_acts") or {}
-    intents = acts.get("intent") or []
-    prices = acts.get("price") or []
-    reference = None
-    if len(intents) == len(utterances) and len(prices) == len(utterances):
-        if any(intents):
-            reference = tuple(
-                ReferenceAct(str(i), None if p is None or float(p) == -1.0 else float(p))
-                for i, p in zip(intents, prices)
-            )
-        else:  # no acts at all (the test split): nothing to look up, one shared record
-            reference = (_NO_REFERENCE,) * len(utterances)
+    reference = hf_reference(raw.get("dialogue_acts"), len(utterances), no_price=NO_PRICE)
+    if reference is not None and not any(r.intent for r in reference):
+        # No acts at all (the test split): nothing to look up, one shared record.
+        reference = (_NO_REFERENCE,) * len(utterances)
     turns = []
     for index, (agent, text) in enumerate(zip(agents, utterances)):
         if type(text) is not str:

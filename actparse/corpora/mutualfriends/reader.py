@@ -157,6 +157,12 @@ def _outcome(reward: Any, extra: Mapping[str, Any] | None = None) -> dict[str, A
         return None
     if reward is not None and (isinstance(reward, bool) or not isinstance(reward, int | float)):
         raise TypeError(f"the outcome reward must be a number, got {reward!r}")
+    # Cocoa's controller rewards 0 or 1; eval scores against it, so 0.5 or NaN is no reward
+    # to round, but an error.
+    if reward is not None and reward not in (0, 1):
+        # (A float as it is; an integer of any size without turning it into text.)
+        got = repr(reward) if isinstance(reward, float) else "another whole number"
+        raise ValueError(f"the outcome reward must be 0 or 1, got {got}")
     out = dict(extra or {})
     out["reward"] = None if reward is None else int(reward)
     return out
