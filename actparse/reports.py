@@ -247,7 +247,8 @@ def evaluate_records(
     if report.scored_items() == 0:
         n = int(report.summary().get("dialogues", 0))
         raise InputError(
-            f"{source}: nothing to score: none of its {n} dialogue{'' if n == 1 else 's'} "
-            f"has {report.reference_wanted()}; 'actparse label' labels them"
+            f"{source}: nothing to score: "
+            + ("its one dialogue lacks" if n == 1 else f"none of its {n} dialogues has")
+            + f" {report.reference_wanted()}; 'actparse label' labels them"
         )
     return report
