@@ -9,9 +9,11 @@ For users who have ConvoKit (``pip install 'actparse[convokit]'``)::
     corpus.get_utterance("u1").meta["actparse"]  # {"intent": ..., "coarse": ..., ...}
 
 Each conversation is labelled as one dialogue of your own (the ``chat`` corpus), exactly
-as ``actparse label`` labels a ConvoKit folder: utterances in ``timestamp`` order (then
-the corpus' order), speakers as the parties, the conversation's ``items``,
-``listing_price`` and ``roles`` metadata as its context. Every utterance gets
+as ``actparse label`` labels a ConvoKit folder: utterances in ``timestamp`` order, ties
+in the corpus' order, or all in the corpus' order when any utterance has no timestamp
+that reads as a number (:func:`~actparse.corpora.chat.convokit_folder.ordered`),
+speakers as the parties, the conversation's ``items``, ``listing_price`` and ``roles``
+metadata as its context. Every utterance gets
 ``meta["actparse"]`` (:func:`~actparse.corpora.chat.writer.act_fields`). Without
 ConvoKit installed, importing this module is an :class:`ImportError` saying how to
 install it; the rest of actparse reads and writes ConvoKit folders without it.
@@ -31,7 +33,7 @@ except ImportError as err:  # pragma: no cover - the message is the point
         "actparse label CORPUS_DIR -o NEW_DIR)"
     ) from err
 
-from actparse.corpora.chat.convokit_folder import LINE, conversation_record
+from actparse.corpora.chat.convokit_folder import conversation_record
 from actparse.corpora.chat.reader import dialogue_from_record
 from actparse.corpora.chat.writer import FIELD, act_fields
 from actparse.engine.pipeline import pipeline
@@ -59,13 +61,15 @@ class ActparseTransformer(Transformer):  # type: ignore[misc]
         for convo in corpus.iter_conversations(selector):
             utterances = list(convo.iter_utterances())
             turns = [
-                {
-                    "id": u.id,
-                    "speaker": u.speaker.id,
-                    "text": u.text or "",
-                    "timestamp": u.timestamp,
-                    LINE: place,
-                }
+                (
+                    place,
+                    {
+                        "id": u.id,
+                        "speaker": u.speaker.id,
+                        "text": u.text or "",
+                        "timestamp": u.timestamp,
+                    },
+                )
                 for place, u in enumerate(utterances)
             ]
             record = conversation_record(convo.id, turns, dict(convo.meta))

@@ -15,6 +15,7 @@ import pytest
 from corpus_fixtures import FIXTURES
 from typer.testing import CliRunner
 
+import actparse
 from actparse.cli import app
 from actparse.errors import InputError
 from actparse.io.batch import label_path
@@ -54,7 +55,7 @@ def test_utterances_go_by_timestamp_then_file_order() -> None:
     assert [t["id"] for t in bike["turns"]] == ["bike-1", "bike-2", "bike-3", "bike-4", "bike-5"]
     # salary-2 and salary-3 share a timestamp: file order
     assert [t["id"] for t in salary["turns"]] == ["salary-1", "salary-2", "salary-3"]
-    assert [t["line"] for t in bike["turns"]] == [1, 2, 5, 4, 9]
+    assert bike["actparse_lines"] == [1, 2, 5, 4, 9]
 
 
 def test_speakers_are_the_parties_and_conversation_meta_is_the_context() -> None:
@@ -241,3 +242,195 @@ def test_a_directory_that_is_no_corpus_folder_is_an_error(tmp_path: Path) -> Non
     (tmp_path / "notes.txt").write_text("hello")
     with pytest.raises(InputError, match="is a directory that no format reads"):
         list(read_records(tmp_path))
+
+
+# -- review fixes -------------------------------------------------------------------------
+
+
+def _set_conversations(corpus: Path, data: object) -> None:
+    (corpus / "conversations.json").write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize("meta", [[1, 2], "x", 3])
+def test_a_conversation_meta_that_is_not_an_object_stops_naming_file_and_conversation(
+    corpus: Path, tmp_path: Path, meta: object
+) -> None:
+    conversations = json.loads((corpus / "conversations.json").read_text())
+    conversations["trade"]["meta"] = meta
+    _set_conversations(corpus, conversations)
+    pattern = r"conversations\.json: the meta of conversation 'trade' must be an object"
+    with pytest.raises(InputError, match=pattern):
+        label_path(corpus, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(InputError, match=pattern):
+        actparse.to_frame(corpus)
+
+
+@pytest.mark.parametrize("entry", [{"meta": [1, 2]}, {"meta": "x"}, [1, 2], "x"])
+def test_a_conversation_meta_that_is_not_an_object_errs_that_conversation_in_keep_mode(
+    corpus: Path, tmp_path: Path, entry: object
+) -> None:
+    conversations = json.loads((corpus / "conversations.json").read_text())
+    conversations["trade"] = entry
+    _set_conversations(corpus, conversations)
+    out = tmp_path / "out"
+    summary = label_path(corpus, out, on_error="keep")
+    assert (summary.records, summary.errors) == (3, 1)
+    after = {u["id"]: u for u in _lines(out)}
+    assert len(after) == 11
+    for ident in ("trade-1", "trade-2", "trade-3"):
+        assert "actparse" not in after[ident]["meta"]
+        error = after[ident]["meta"]["actparse_error"]
+        assert "conversations.json" in error and "'trade'" in error
+    assert all("actparse" in after[i]["meta"] for i in after if not i.startswith("trade"))
+
+
+@pytest.mark.parametrize("data", [[1, 2], "x"])
+def test_conversations_json_that_is_not_an_object_is_an_error_in_both_modes(
+    corpus: Path, tmp_path: Path, data: object
+) -> None:
+    _set_conversations(corpus, data)
+    for on_error in ("stop", "keep"):
+        with pytest.raises(InputError, match=r"conversations\.json: expected a JSON object"):
+            label_path(corpus, tmp_path / on_error, on_error=on_error)
+
+
+def test_speakers_json_is_not_read(corpus: Path, tmp_path: Path) -> None:
+    (corpus / "speakers.json").write_text("[1, 2")  # not even JSON: copied, never read
+    label_path(corpus, tmp_path / "out")
+    assert (tmp_path / "out" / "speakers.json").read_text() == "[1, 2"
+
+
+@pytest.mark.parametrize(
+    ("text", "pattern"),
+    [
+        ('{"utterances-index":\n  oops}', r"index\.json:2: not valid JSON"),
+        ("[1, 2]", r"index\.json: expected a JSON object"),
+        ('{"utterances-index": [1]}', r"index\.json: 'utterances-index' must be an object"),
+    ],
+)
+def test_a_bad_index_is_an_error_before_any_labelling(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, pattern: str
+) -> None:
+    (corpus / "index.json").write_text(text)
+    from actparse.corpora.chat import convokit_folder
+
+    def never(*args: object) -> object:
+        raise AssertionError("labelled before the index was checked")
+
+    monkeypatch.setattr(convokit_folder, "conversation_record", never)
+    for on_error in ("stop", "keep"):
+        with pytest.raises(InputError, match=pattern):
+            label_path(corpus, tmp_path / on_error, on_error=on_error)
+        assert not (tmp_path / on_error).exists()
+    with pytest.raises(InputError, match=pattern):
+        list(read_records(corpus))
+
+
+def _conversation(corpus: Path, stamps: list[object], extra: dict | None = None) -> None:
+    """utterances.jsonl: one conversation 'c' of these timestamps (None: no timestamp)."""
+    lines = []
+    for k, stamp in enumerate(stamps):
+        utterance = {"id": f"u{k}", "conversation_id": "c", "speaker": "ab"[k % 2]}
+        utterance.update({"text": f"turn {k}", "meta": {}, **(extra or {})})
+        if stamp is not None:
+            utterance["timestamp"] = stamp
+        lines.append(json.dumps(utterance))
+    (corpus / "utterances.jsonl").write_text("\n".join(lines) + "\n")
+    _set_conversations(corpus, {"c": {"meta": {}}})
+
+
+@pytest.mark.parametrize(
+    ("stamps", "order"),
+    [
+        (["11", "9", "10"], [1, 2, 0]),  # text that reads as a number compares as one
+        ([11, "9", 10.5], [1, 2, 0]),  # numbers and such text together
+        ([" 2e1 ", "3", "3"], [1, 2, 0]),  # ties keep file order
+        ([3, None, 1], [0, 1, 2]),  # one without a timestamp: file order
+        ([3, True, 1], [0, 1, 2]),  # true is no timestamp
+        ([3, "soon", 1], [0, 1, 2]),  # nor text that is no number
+        (["2020-01-02", "2020-01-01"], [0, 1]),  # nor a date
+    ],
+)
+def test_utterance_order_timestamps_as_numbers_else_file_order(
+    corpus: Path, stamps: list[object], order: list[int]
+) -> None:
+    _conversation(corpus, stamps)
+    (record,) = (r.raw for r in read_records(corpus))
+    assert [t["id"] for t in record["turns"]] == [f"u{k}" for k in order]
+    assert record["actparse_lines"] == [k + 1 for k in order]
+
+
+def test_timestamp_reads_numbers_only() -> None:
+    from actparse.corpora.chat.convokit_folder import timestamp
+
+    assert [timestamp(v) for v in (7, 1.5, "10", " -2 ", "1e3")] == [7, 1.5, 10, -2, 1000.0]
+    assert [timestamp(v) for v in (True, False, None, "x", "", "nan", [1], {})] == [None] * 8
+
+
+def test_an_utterance_meta_that_is_not_an_object_names_its_kind(
+    corpus: Path, tmp_path: Path
+) -> None:
+    utterance = _lines(corpus)[1]
+    utterance["meta"] = [1, 2]
+    _spoil_line(corpus, 2, json.dumps(utterance))
+    with pytest.raises(InputError, match=r"utterances\.jsonl:2: .*meta must be an object, got a"):
+        label_path(corpus, tmp_path / "out")
+    with pytest.raises(InputError) as caught:
+        list(read_records(corpus))
+    assert "got an object" not in str(caught.value)
+
+
+def test_an_utterance_meta_that_is_not_an_object_is_kept_unchanged_in_keep_mode(
+    corpus: Path, tmp_path: Path
+) -> None:
+    utterance = _lines(corpus)[1]
+    utterance["meta"] = "x"
+    _spoil_line(corpus, 2, json.dumps(utterance))
+    before = (corpus / "utterances.jsonl").read_text().splitlines()
+    out = tmp_path / "out"
+    summary = label_path(corpus, out, on_error="keep")
+    assert (summary.records, summary.errors) == (4, 1)  # 3 conversations and the bad line
+    after = (out / "utterances.jsonl").read_text().splitlines()
+    assert len(after) == 11 and after[1] == before[1]  # byte for byte: nothing lost
+    assert all("actparse" in json.loads(t)["meta"] for k, t in enumerate(after) if k != 1)
+    (entry,) = (json.loads(t) for t in (out / "actparse_errors.jsonl").read_text().splitlines())
+    assert entry["line"] == 2
+    assert "utterances.jsonl:2: the utterance's meta must be an object, got a" in entry["error"]
+
+
+def test_a_line_that_is_not_json_is_named_in_the_errors_file_in_keep_mode(
+    corpus: Path, tmp_path: Path
+) -> None:
+    _spoil_line(corpus, 4, '{"id": "bike-4", oops')
+    label_path(corpus, tmp_path / "out", on_error="keep")
+    (entry,) = (json.loads(t) for t in (tmp_path / "out" / "actparse_errors.jsonl").open())
+    assert entry["line"] == 4 and "not valid JSON" in entry["error"]
+
+
+def test_an_utterance_line_field_is_kept_and_no_line_number_leaks(
+    corpus: Path, tmp_path: Path
+) -> None:
+    _conversation(corpus, [1, 2, 3], extra={"line": "a line of verse"})
+    (record,) = (r.raw for r in read_records(corpus))
+    assert [t["line"] for t in record["turns"]] == ["a line of verse"] * 3
+    assert all(set(t) == set(json.loads(u)) for t, u in zip(record["turns"], _raw(corpus)))
+    out = tmp_path / "out"
+    label_path(corpus, out)
+    assert [u["line"] for u in _lines(out)] == ["a line of verse"] * 3
+    assert all("actparse" in u["meta"] for u in _lines(out))
+    frame = actparse.to_frame(corpus)
+    assert "actparse_lines" not in frame.columns and "actparse_line" not in frame.columns
+    assert list(frame["line"]) == ["a line of verse"] * 3
+    (labelled,) = actparse.label_file(corpus)  # the nested form
+    assert labelled["actparse_lines"] == [1, 2, 3]  # on the record, under actparse's name
+    assert all(t["line"] == "a line of verse" for t in labelled["turns"])
+    table = tmp_path / "turns.jsonl"
+    label_table(corpus, table)
+    rows = [json.loads(t) for t in table.read_text().splitlines() if t.strip()]
+    assert len(rows) == 3
+    assert all(r["line"] == "a line of verse" and "actparse_lines" not in r for r in rows)
+
+
+def _raw(corpus: Path) -> list[str]:
+    return [t for t in (corpus / "utterances.jsonl").read_text().splitlines() if t.strip()]
