@@ -289,6 +289,30 @@ def rows_of_dialogue(
         yield row
 
 
+#: The columns that hold actparse's reading of a turn (not what the input said of it).
+_ACT_COLUMNS = frozenset(
+    ("corpus", "intent", "coarse", "price", "split", "entities", "strategies", "no_act")
+)
+
+
+def _check_no_clash(fields: Sequence[Mapping[str, Any]], record: Record) -> None:
+    """Refuse input fields that actparse's act columns would replace without a word.
+
+    A user's own ``price`` or ``intent`` column is common; replacing it loses it. A table
+    actparse wrote (every one of its columns there) is labelled again as it is: its act
+    columns are actparse's earlier reading, which the new one replaces.
+    """
+    for row in fields[:1]:  # a dialogue's rows share their columns
+        clash = sorted(_ACT_COLUMNS.intersection(row))
+        if clash and not _NOT_EXTRA.difference({"actparse"}) <= row.keys():
+            raise InputError(
+                f"{record.where}: the input's column{'s' if len(clash) > 1 else ''} "
+                f"{', '.join(clash)} would be replaced by actparse's column"
+                f"{'s' if len(clash) > 1 else ''} of that name in the per-turn table: "
+                "rename them to keep them"
+            )
+
+
 def input_fields(record: Record) -> list[dict[str, Any]]:
     """The input's own fields of each turn of a record, where its format names them.
 
@@ -382,7 +406,9 @@ def iter_dialogue_rows(
             )
         parser = chosen.get(dialogue.corpus) or pipeline(dialogue.corpus)
         acts = parser.parse(dialogue)
-        rows = rows_of_dialogue(dialogue, acts, ident, input_fields(record))
+        fields = input_fields(record)
+        _check_no_clash(fields, record)
+        rows = rows_of_dialogue(dialogue, acts, ident, fields)
         yield Tabled(record, ident, list(rows))
 
 

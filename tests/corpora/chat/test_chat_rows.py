@@ -94,3 +94,25 @@ def test_the_per_turn_table_of_nested_records_labels_again_the_same(tmp_path: Pa
     assert [{k: r[k] for k in acts} for r in once] == [{k: r[k] for k in acts} for r in twice]
     assert once[0]["split"] is not None  # the items came along
     assert once[3]["price"] == 30.0 and once[2]["role"] == "seller"
+
+
+def test_an_input_column_named_like_an_act_column_is_refused_not_replaced(
+    tmp_path: Path,
+) -> None:
+    table = tmp_path / "t.csv"
+    table.write_text("dialogue_id,speaker,text,price\nd,a,hi,999\nd,b,ok,5\n", encoding="utf-8")
+    code, output = _label(table, "--per-turn", "-o", str(tmp_path / "o.csv"))
+    assert code == 2 and "t.csv:2: the input's column price would be replaced" in output
+    assert not (tmp_path / "o.csv").exists()
+    # Labelled records keep it: the act goes in a field of actparse's own.
+    code, output = _label(table)
+    assert code == 0 and '"price": "999"' in output
+
+
+def test_a_table_actparse_wrote_labels_again_as_it_is(tmp_path: Path) -> None:
+    table = tmp_path / "t.csv"
+    table.write_text("dialogue_id,speaker,text\nd,a,i offer $20\nd,b,ok\n", encoding="utf-8")
+    first, second = tmp_path / "o1.csv", tmp_path / "o2.csv"
+    assert _label(table, "--per-turn", "-o", str(first))[0] == 0
+    assert _label(first, "--per-turn", "-o", str(second))[0] == 0
+    assert first.read_bytes() == second.read_bytes()
