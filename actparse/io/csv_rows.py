@@ -36,17 +36,42 @@ def open_csv(path: str | Path) -> IO[str]:
     return open(path, encoding="utf-8-sig", newline="")
 
 
+class _CountedLines:
+    """The lines of a file, counted, with where the row being read began.
+
+    csv counts the lines a row ended on; an error must name the line it begins on, past
+    blank lines (which csv skips) and before a quoted field's own line breaks.
+    """
+
+    def __init__(self, lines: IO[str]) -> None:
+        self._lines = lines
+        self.number = 0
+        #: The line the row being read began on (``None`` until a line of it is read).
+        self.start: int | None = None
+
+    def __iter__(self) -> _CountedLines:
+        return self
+
+    def __next__(self) -> str:
+        line = next(self._lines)
+        self.number += 1
+        if self.start is None and line.rstrip("\r\n"):
+            self.start = self.number
+        return line
+
+
 def iter_csv_rows(path: str | Path, fmt: str = "auto") -> Iterator[tuple[int, str, dict[str, Any]]]:
     """``(line, format, record)`` for every row of a CSV file, the header being line 1."""
     try:
         with open_csv(path) as fh:
-            reader = csv.DictReader(fh)
+            lines = _CountedLines(fh)
+            reader = csv.DictReader(lines)
             if reader.fieldnames is not None:
                 reader.fieldnames = [unguard(name) for name in reader.fieldnames]
             found: str | None = None if fmt == "auto" else fmt
-            end = 1  # the line the previous row (the header first) ended on
+            lines.start = None
             for row in reader:
-                line, end = end + 1, reader.line_num
+                line, lines.start = lines.start or lines.number, None
                 if None in row:
                     raise InputError(
                         f"{path}:{line}: {len(reader.fieldnames or ()) + len(row[None])} "

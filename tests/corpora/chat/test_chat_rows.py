@@ -116,3 +116,14 @@ def test_a_table_actparse_wrote_labels_again_as_it_is(tmp_path: Path) -> None:
     assert _label(table, "--per-turn", "-o", str(first))[0] == 0
     assert _label(first, "--per-turn", "-o", str(second))[0] == 0
     assert first.read_bytes() == second.read_bytes()
+
+
+def test_a_csv_row_is_named_by_the_line_it_begins_on(tmp_path: Path) -> None:
+    # Blank lines (which csv skips) and a quoted line break come before the bad row.
+    table = tmp_path / "t.csv"
+    table.write_text(
+        'dialogue_id,speaker,text,listing_price\n\nd,a,"two\nlines",10\n\n\nd,b,x,cheap\n',
+        encoding="utf-8",
+    )
+    code, output = _label(table)
+    assert code == 2 and "t.csv:7: listing_price must be a number" in output
