@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from actparse import registry
 from actparse.engine.pipeline import pipeline, pipelines
 from actparse.io import deadline
+from actparse.io.arrow_values import to_json
 from actparse.io.grouping import row_spec
 from actparse.io.memory import fewer_collections
 from actparse.io.messages import describe
@@ -37,7 +38,9 @@ BATCH_SIZE = 64
 
 # One encoder for every output line: json.dumps with options builds a new one per call.
 # Records read from JSON or Parquet cannot be circular, so that check is skipped.
-_encode_json = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+# A value JSON has no type for (a Parquet timestamp, bytes, a decimal) is written by the
+# rules of actparse.io.arrow_values.
+_encode_json = json.JSONEncoder(ensure_ascii=False, check_circular=False, default=to_json).encode
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 

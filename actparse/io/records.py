@@ -133,8 +133,10 @@ def _ungrouped(path: str | Path, fmt: str) -> Iterator[Record]:
     """The records of a file as read, a turn table's rows one by one."""
     if is_parquet(path) or is_csv(path):
         rows = iter_parquet_rows(path) if is_parquet(path) else iter_csv_rows(path, fmt)
-        for number, row_format, row in rows:
-            yield Record(row, row_format if fmt == "auto" else fmt, str(path), number)
+        for row in rows:
+            if len(row) > 3 and row[3] is not None:
+                raise InputError(row[3])
+            yield Record(row[2], row[1] if fmt == "auto" else fmt, str(path), row[0])
         return
     with open_source(path, fmt) as source:
         for piece in source.pieces:
