@@ -19,6 +19,7 @@ from typing import IO, Any
 
 from actparse import registry
 from actparse.errors import InputError
+from actparse.io.bounds import read_json
 from actparse.io.csv_rows import is_csv, iter_csv_rows
 from actparse.io.grouping import Group, Row, group_units, row_spec
 from actparse.io.messages import describe, json_kind
@@ -67,7 +68,7 @@ class Record:
             return registry.handlers(self.format).reader(self.raw)
         # The built-in readers raise only InputError (io.fields.record_reader); a plug-in
         # reader's KeyError or TypeError is taken, as before, for a malformed record.
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as err:
             raise InputError(f"{self.where}: {describe(err)}") from None
 
 
@@ -152,9 +153,12 @@ def piece_record(piece: Piece, source: str, fmt: str) -> Record:
 
 
 def parse_json_line(text: str, source: str, number: int) -> dict[str, Any]:
-    """One JSON lines record, or :class:`InputError` naming the file and line."""
+    """One JSON lines record, or :class:`InputError` naming the file and line.
+
+    A record nested deeper, or holding a longer integer, than :mod:`actparse.io.bounds`
+    allows is such an error too."""
     try:
-        raw = json.loads(text)
+        raw = read_json(text, f"{source}:{number}")
     except json.JSONDecodeError as err:
         raise InputError(
             f"{source}:{number}: not valid JSON: {err.msg} (column {err.colno})"
