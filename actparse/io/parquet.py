@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from actparse.errors import InputError
 from actparse.io.arrow_values import needs_revival, revive
+from actparse.io.bounds import nesting_problem
 from actparse.io.destination import Destination
 from actparse.io.sources import cannot_tell, detect_at
 
@@ -51,9 +52,12 @@ def require_pyarrow() -> Any:
 
 
 def parquet_schema(path: str | Path) -> Any:
-    """The Arrow schema of a Parquet file."""
+    """The Arrow schema of a Parquet file (:class:`InputError` naming it when unreadable)."""
     pa = require_pyarrow()
-    return pa.parquet.ParquetFile(path).schema_arrow
+    try:
+        return pa.parquet.ParquetFile(path).schema_arrow
+    except (OSError, pa.ArrowException) as err:
+        raise InputError(f"{path}: not a readable Parquet file: {err}") from None
 
 
 class ParquetRow(NamedTuple):
@@ -80,6 +84,7 @@ def iter_parquet_rows(path: str | Path) -> Iterator[ParquetRow]:
     for batch in parquet.iter_batches(batch_size=BATCH_ROWS):
         for row, error in _batch_rows(batch):
             number += 1
+            error = error or nesting_problem(row)
             problem = None if error is None else f"{path}:{number}: {error}"
             if fmt is None:
                 fmt = detect_at(row, f"{path}:{number}")

@@ -236,3 +236,24 @@ def test_keep_writes_a_record_json_cannot_hold(digits: int) -> None:
     kept = json.loads(outcome.line)
     assert outcome.error is not None and kept["actparse_error"].startswith("<api>:1: ")
     assert TOO_LARGE in kept["actparse_error"]
+
+
+@pytest.mark.parametrize("mode", ["keep", "stop"])
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_a_parquet_column_nested_too_deep_names_the_file(
+    mode: str, suffix: str, tmp_path: Path
+) -> None:
+    """pyarrow reads no Parquet schema nested past 100: the file is refused, by name."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    rows = [json.loads(line) for line in _hf()]
+    deep: Any = 1
+    for _ in range(150):
+        deep = [deep]
+    for row in rows:
+        row["extra"] = deep
+    path = tmp_path / "t.parquet"
+    pq.write_table(pa.Table.from_pylist(rows), path)
+    out = tmp_path / f"out{suffix}"
+    code, output = _run("label", str(path), "-o", str(out), "--on-error", mode)
+    assert code == 2 and f"error: {path}: not a readable Parquet file" in output, output
