@@ -257,3 +257,34 @@ def test_a_parquet_column_nested_too_deep_names_the_file(
     out = tmp_path / f"out{suffix}"
     code, output = _run("label", str(path), "-o", str(out), "--on-error", mode)
     assert code == 2 and f"error: {path}: not a readable Parquet file" in output, output
+
+
+def _turn_table(value: int) -> str:
+    rows = [
+        {"dialogue_id": "a", "speaker": "buyer", "text": "would you take $40?", "turn": value},
+        {"dialogue_id": "a", "speaker": "seller", "text": "no", "turn": 2},
+        {"dialogue_id": "b", "speaker": "buyer", "text": "ok", "turn": 1},
+    ]
+    return _lines(*map(json.dumps, rows))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_turn_table_turn_too_large_costs_its_dialogue_only(jobs: str, tmp_path: Path) -> None:
+    path = _write(tmp_path, "t.jsonl", _turn_table(10**400))
+    out = tmp_path / "out.jsonl"
+    code, output = _run("label", str(path), "-o", str(out), "--on-error", "keep", "--jobs", jobs)
+    assert code == 0, output
+    rows = [json.loads(text) for text in out.read_text().splitlines()]
+    assert [bool(r.get("actparse_error")) for r in rows] == [True, True, False]
+    assert rows[0]["actparse_error"].startswith(f"{path}:1: turn must be a number")
+    code, output = _run("label", str(path), "-o", str(out), "--jobs", jobs)
+    assert code == 2 and f"error: {path}:1: turn must be a number" in output
+
+
+def test_eval_a_reference_price_too_large_names_file_and_line(tmp_path: Path) -> None:
+    record = json.loads(_hf()[1])
+    record["dialogue_acts"]["price"][0] = 10**400
+    path = _write(tmp_path, "t.jsonl", _lines(_hf()[0], json.dumps(record), _hf()[2]))
+    for command in _commands(path, tmp_path):
+        code, output = _run(*command)
+        assert code == 2 and f"error: {path}:2: {TOO_LARGE}" in output, (command, output)
