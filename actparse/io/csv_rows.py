@@ -32,8 +32,15 @@ def open_csv(path: str | Path) -> IO[str]:
     return open(path, encoding="utf-8-sig", newline="")
 
 
+#: The longest cell read (the csv module's own default, 131,072 characters, refused a
+#: whole file for one long utterance): what a C long holds on every platform.
+FIELD_LIMIT = 2**31 - 1
+
+
 def iter_csv_rows(path: str | Path, fmt: str = "auto") -> Iterator[tuple[int, str, dict[str, Any]]]:
     """``(line, format, record)`` for every row of a CSV file, the header being line 1."""
+    if csv.field_size_limit() < FIELD_LIMIT:
+        csv.field_size_limit(FIELD_LIMIT)
     try:
         with open_csv(path) as fh:
             reader = csv.DictReader(fh)
