@@ -19,7 +19,7 @@ from typing import IO, Any
 
 from actparse import registry
 from actparse.errors import InputError
-from actparse.io.bounds import read_json
+from actparse.io.bounds import nesting_problem, read_json
 from actparse.io.csv_rows import is_csv, iter_csv_rows
 from actparse.io.grouping import Group, Row, group_units, row_spec
 from actparse.io.messages import describe, json_kind
@@ -75,7 +75,12 @@ class Record:
 def format_of_record(raw: Any) -> str | None:
     """The format a single raw record is in, judged by its fields.
 
-    ``None`` if unknown; a record two corpora's formats claim is an :class:`InputError`."""
+    ``None`` if unknown; a record two corpora's formats claim is an :class:`InputError`, and
+    so is one nested past :data:`~actparse.io.bounds.MAX_NESTING` (handed over from Python:
+    every later step, copying it too, would recurse through it)."""
+    problem = nesting_problem(raw)
+    if problem is not None:
+        raise InputError(f"record: {problem}")
     return detect_at(raw, "record")
 
 

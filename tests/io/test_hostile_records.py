@@ -288,3 +288,36 @@ def test_eval_a_reference_price_too_large_names_file_and_line(tmp_path: Path) ->
     for command in _commands(path, tmp_path):
         code, output = _run(*command)
         assert code == 2 and f"error: {path}:2: {TOO_LARGE}" in output, (command, output)
+
+
+def test_the_api_refuses_a_record_nested_too_deep() -> None:
+    from actparse import InputError, label_record
+
+    record: dict[str, Any] = json.loads(_hf()[0])
+    deep: Any = []
+    for _ in range(500):
+        deep = [deep]
+    with pytest.raises(InputError, match=TOO_DEEP):
+        label_record({**record, "extra": deep})
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_convokit_folder_with_a_deep_and_a_long_utterance_line(jobs: str, tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "corpus"
+    fixture = Path(__file__).parents[1] / "corpora" / "chat" / "fixtures" / "convokit_corpus"
+    shutil.copytree(fixture, folder)
+    utterances = folder / "utterances.jsonl"
+    lines = utterances.read_text().splitlines()
+    lines[1] = _with_field(lines[1], _nested(DEEP))
+    lines[2] = _with_field(lines[2], "9" * 5000)
+    utterances.write_text(_lines(*lines))
+    result = runner.invoke(app, ["label", str(folder), "--on-error", "keep", "--jobs", jobs])
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    errors = [json.loads(t).get("actparse_error") for t in result.stdout.splitlines()]
+    found = [e for e in errors if e]
+    assert len(found) == 2 and TOO_DEEP in found[0] and TOO_LONG in found[1], found
+    for command in (["label", str(folder), "--jobs", jobs], ["eval", str(folder)]):
+        code, output = _run(*command)
+        assert code == 2 and f"{utterances}:2: {TOO_DEEP}" in output, output

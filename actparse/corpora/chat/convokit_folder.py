@@ -26,6 +26,7 @@ from typing import Any
 
 from actparse.corpora.chat.writer import FIELD
 from actparse.errors import InputError
+from actparse.io.bounds import read_json
 from actparse.io.messages import json_kind
 from actparse.io.sources import Piece
 
@@ -65,7 +66,7 @@ def _conversations(path: Path) -> dict[str, Any] | None:
     if not path.is_file():
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path.read_text(encoding="utf-8"), str(path))
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise InputError(f"{path}: not valid JSON ({err})") from None
     if not isinstance(data, dict):
@@ -96,7 +97,7 @@ def _pieces(utterances: Path, conversations: Mapping[str, Any] | None) -> list[P
 
 def _utterance(text: str, where: str) -> dict[str, Any]:
     try:
-        raw = json.loads(text)
+        raw = read_json(text, where)  # within the records' bounds (depth, integer size)
     except json.JSONDecodeError as err:
         raise InputError(f"{where}: not valid JSON: {err.msg} (column {err.colno})") from None
     if not isinstance(raw, dict):
