@@ -36,6 +36,11 @@ def open_csv(path: str | Path) -> IO[str]:
     return open(path, encoding="utf-8-sig", newline="")
 
 
+#: The longest cell read (the csv module's own default, 131,072 characters, refused a
+#: whole file for one long utterance): what a C long holds on every platform.
+FIELD_LIMIT = 2**31 - 1
+
+
 class _CountedLines:
     """The lines of a file, counted, with where the row being read began.
 
@@ -62,6 +67,8 @@ class _CountedLines:
 
 def iter_csv_rows(path: str | Path, fmt: str = "auto") -> Iterator[tuple[int, str, dict[str, Any]]]:
     """``(line, format, record)`` for every row of a CSV file, the header being line 1."""
+    if csv.field_size_limit() < FIELD_LIMIT:
+        csv.field_size_limit(FIELD_LIMIT)
     try:
         with open_csv(path) as fh:
             lines = _CountedLines(fh)

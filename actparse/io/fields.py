@@ -28,7 +28,15 @@ Out = TypeVar("Out")
 
 #: What Python raises inside a reader that meets a record of the wrong shape (a field
 #: missing, a list where an object should be, a list one entry short).
-_SHAPE_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError)
+_SHAPE_ERRORS = (
+    KeyError,
+    IndexError,
+    TypeError,
+    ValueError,
+    AttributeError,
+    RecursionError,
+    OverflowError,
+)
 
 
 def record_reader(read: Callable[[In], Out]) -> Callable[[In], Out]:
@@ -115,11 +123,27 @@ def count_field(value: Any, what: str, maximum: int | None = None) -> int:
 
 
 def number_or_none(value: Any) -> float | None:
-    """A number field read leniently: ``None`` when absent, not a number, or NaN."""
+    """A number field read leniently: ``None`` when absent, not a number, or NaN.
+
+    An integer too large for a float (``10**400``) is an :class:`InputError`: it is a
+    number, and no float stands for it."""
     if value is None or isinstance(value, bool):
         return None
     try:
         number = float(value)
     except (TypeError, ValueError):
         return None
+    except OverflowError:
+        size = f" ({_digits(value)} digits)" if isinstance(value, int) else ""
+        raise InputError(
+            f"a number is too large{size}: past 1.8e308, the most a float holds"
+        ) from None
     return None if math.isnan(number) else number
+
+
+def _digits(value: int) -> str:
+    """How many digits an integer has, in words (Python writes at most 4,300 of them)."""
+    try:
+        return str(len(str(abs(value))))
+    except ValueError:
+        return "more than 4,300"

@@ -141,7 +141,17 @@ def _grouped(rows: Sequence[Row], key: Any, seen: dict[Any, int]) -> Group:
         if not message.startswith(first.source):
             message = f"{where[0]}: {message}"
         return Group(first.source, first.line, first.format, None, raws, message)
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
+    # A grouper's failure is its rows' error, whatever shape of value it tripped over (a
+    # number too large for a float, a cell nested too deep).
+    except (
+        KeyError,
+        IndexError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        ArithmeticError,
+        RecursionError,
+    ) as err:
         return Group(
             first.source, first.line, first.format, None, raws, f"{where[0]}: {describe(err)}"
         )

@@ -21,6 +21,8 @@ from typing import Any, NamedTuple
 from actparse import registry
 from actparse.engine.pipeline import pipeline, pipelines
 from actparse.io import deadline
+from actparse.io.arrow_values import to_json
+from actparse.io.bounds import nesting_problem
 from actparse.io.grouping import row_spec
 from actparse.io.memory import fewer_collections
 from actparse.io.messages import describe
@@ -37,7 +39,9 @@ BATCH_SIZE = 64
 
 # One encoder for every output line: json.dumps with options builds a new one per call.
 # Records read from JSON or Parquet cannot be circular, so that check is skipped.
-_encode_json = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+# A value JSON has no type for (a Parquet timestamp, bytes, a decimal) is written by the
+# rules of actparse.io.arrow_values.
+_encode_json = json.JSONEncoder(ensure_ascii=False, check_circular=False, default=to_json).encode
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -109,6 +113,9 @@ def _read(item: Item) -> tuple[Record, tuple[str, ...], ObjectText | None]:
     if found is None:
         raw = parse_json_line(item.text, item.source, item.line)
         return Record(raw, item.format, item.source, item.line), (), None
+    problem = nesting_problem(found.fields, item.text)
+    if problem is not None:
+        raise InputError(f"{item.source}:{item.line}: {problem}")
     return Record(found.fields, item.format, item.source, item.line), fields, found
 
 
@@ -171,14 +178,16 @@ def _kept(item: Item, raw: Any, message: str) -> Outcome:
     A turn table's dialogue is written back as its rows (those it was grouped from, or
     when they made no dialogue those read), each with the error: nothing is lost."""
     spec = row_spec(item.format) if isinstance(raw, dict | list) else None
-    if spec is not None:
-        rows = raw if isinstance(raw, list) else spec.rows_of(raw)
-        kept_rows = [{**row, "actparse_error": message} for row in rows]
-        return Outcome(encode_rows(kept_rows), error=message, rows=len(kept_rows))
-    if isinstance(raw, dict):
-        kept = {**raw, "actparse_error": message}
-    else:
-        kept = {"actparse_error": message, "actparse_input": item.text}
+    try:
+        if spec is not None:
+            rows = raw if isinstance(raw, list) else spec.rows_of(raw)
+            kept_rows = [{**row, "actparse_error": message} for row in rows]
+            return Outcome(encode_rows(kept_rows), error=message, rows=len(kept_rows))
+        if isinstance(raw, dict):
+            return Outcome(encode_line({**raw, "actparse_error": message}), error=message)
+    except (ValueError, TypeError, RecursionError, InputError) as err:  # JSON cannot hold it
+        message = f"{message}; it cannot be written back as JSON: {describe(err)}"
+    kept = {"actparse_error": message, "actparse_input": item.text}
     return Outcome(encode_line(kept), error=message)
 
 

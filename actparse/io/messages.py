@@ -63,6 +63,14 @@ _SHAPES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             "a list has fewer entries than the record needs (one per agent or one per turn)",
         ),
         (r"cannot convert float (infinity|NaN) to integer", "a number is {kind}"),
+        (
+            r"int too large to convert to float",
+            "a number is too large (past 1.8e308, the most a float holds)",
+        ),
+        (
+            r"Exceeds the limit \(4300 digits\) for integer string conversion.*",
+            "holds an integer of more than 4,300 digits (the most one may have)",
+        ),
         (r"could not convert string to float: (.*)", "not a number: {kind}"),
         (r"invalid literal for int\(\) with base \d+: (.*)", "not a whole number: {kind}"),
     )

@@ -12,13 +12,22 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from actparse.errors import InputError
+from actparse.io.arrow_values import needs_revival, revive
+from actparse.io.bounds import nesting_problem
 from actparse.io.destination import Destination
 from actparse.io.sources import cannot_tell, detect_at
 
-__all__ = ["ParquetSink", "is_parquet", "iter_parquet_rows", "parquet_schema", "require_pyarrow"]
+__all__ = [
+    "ParquetRow",
+    "ParquetSink",
+    "is_parquet",
+    "iter_parquet_rows",
+    "parquet_schema",
+    "require_pyarrow",
+]
 
 #: Rows per read or written batch.
 BATCH_ROWS = 1024
@@ -43,13 +52,28 @@ def require_pyarrow() -> Any:
 
 
 def parquet_schema(path: str | Path) -> Any:
-    """The Arrow schema of a Parquet file."""
+    """The Arrow schema of a Parquet file (:class:`InputError` naming it when unreadable)."""
     pa = require_pyarrow()
-    return pa.parquet.ParquetFile(path).schema_arrow
+    try:
+        return pa.parquet.ParquetFile(path).schema_arrow
+    except (OSError, pa.ArrowException) as err:
+        raise InputError(f"{path}: not a readable Parquet file: {err}") from None
 
 
-def iter_parquet_rows(path: str | Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
-    """``(row number from 1, format, record)`` for every row, read in batches."""
+class ParquetRow(NamedTuple):
+    """One row of a Parquet file: its number (from 1), format and fields.
+
+    ``error``: a value of it Python cannot hold (a timestamp past the year 9999), which is
+    ``None`` in ``raw``."""
+
+    number: int
+    format: str
+    raw: dict[str, Any]
+    error: str | None = None
+
+
+def iter_parquet_rows(path: str | Path) -> Iterator[ParquetRow]:
+    """Every row, read in batches (each value as :mod:`actparse.io.arrow_values` says)."""
     pa = require_pyarrow()
     try:
         parquet = pa.parquet.ParquetFile(path)
@@ -58,13 +82,40 @@ def iter_parquet_rows(path: str | Path) -> Iterator[tuple[int, str, dict[str, An
     number = 0
     fmt: str | None = None
     for batch in parquet.iter_batches(batch_size=BATCH_ROWS):
-        for row in batch.to_pylist():
+        for row, error in _batch_rows(batch):
             number += 1
+            error = error or nesting_problem(row)
+            problem = None if error is None else f"{path}:{number}: {error}"
             if fmt is None:
                 fmt = detect_at(row, f"{path}:{number}")
                 if fmt is None:
-                    raise cannot_tell(str(path), number, row)
-            yield number, fmt, row
+                    raise (
+                        cannot_tell(str(path), number, row)
+                        if problem is None
+                        else InputError(problem)
+                    )
+            yield ParquetRow(number, fmt, row, problem)
+
+
+def _batch_rows(batch: Any) -> Iterator[tuple[dict[str, Any], str | None]]:
+    """A batch's rows as Python values, each with the problem of a value it cannot hold."""
+    try:
+        yield from ((row, None) for row in batch.to_pylist())
+        return
+    except _CONVERSION_ERRORS:  # a value out of Python's range: found row by row below
+        pass
+    names = batch.schema.names
+    for index in range(batch.num_rows):
+        row: dict[str, Any] = {}
+        error = None
+        for name, column in zip(names, batch.columns):
+            try:
+                row[name] = column[index].as_py()
+            except _CONVERSION_ERRORS as err:
+                row[name] = None
+                kind = column.type
+                error = error or f"column {name!r} holds a {kind} Python cannot hold ({err})"
+        yield row, error
 
 
 #: The columns of an error record (``on_error="keep"``): what went wrong, and the input
@@ -109,6 +160,8 @@ class ParquetSink:
         #: Labelled records written as error records: they could not be written as they are.
         self.unwritable = 0
         self.writer: Any = None
+        #: The input's columns whose values are written to JSON by a rule, and their types.
+        self.revival: list[tuple[str, Any]] | None = None
 
     def write(self, line: str) -> None:
         """Add output records: JSON lines (a turn table's dialogue is several, one per row)."""
@@ -212,6 +265,8 @@ class ParquetSink:
             self.schema = self._infer(self.rows)
         elif self.from_input and self.writer is None:
             self.schema = self._with_new_columns(self.schema, self.rows)
+        if self.from_input:  # values written as JSON text by a rule, back in their types
+            self.rows = [self._revived(row) for row in self.rows]
         try:
             table = self.pa.Table.from_pylist(self.rows, schema=self.schema)
         except _CONVERSION_ERRORS:
@@ -225,6 +280,23 @@ class ParquetSink:
             raise self.destination.failed(err) from None
         self.written += len(self.rows)
         self.rows = []
+
+    def _revived(self, row: dict[str, Any]) -> dict[str, Any]:
+        """A row with each value :func:`~actparse.io.arrow_values.to_json` wrote as text back.
+
+        A value that is not what its column's rule writes is left as it is (so the row does not
+        fit, and :meth:`_fit` says so)."""
+        if self.revival is None:
+            schema: Any = self.schema
+            fields = [schema.field(k) for k in range(len(schema))]
+            self.revival = [(f.name, f.type) for f in fields if needs_revival(f.type)]
+        if not self.revival:
+            return row
+        try:
+            changed = {name: revive(row[name], kind) for name, kind in self.revival if name in row}
+        except _CONVERSION_ERRORS:
+            return row
+        return {**row, **changed}
 
     def _fit(self, row: dict[str, Any], number: int) -> dict[str, Any]:
         """The row if it fits the schema; else, keeping errors, an error row.

@@ -19,6 +19,7 @@ from typing import IO, Any
 
 from actparse import registry
 from actparse.errors import InputError
+from actparse.io.bounds import nesting_problem, read_json
 from actparse.io.csv_rows import is_csv, iter_csv_rows
 from actparse.io.grouping import Group, Row, group_units, row_spec
 from actparse.io.messages import describe, json_kind
@@ -67,14 +68,19 @@ class Record:
             return registry.handlers(self.format).reader(self.raw)
         # The built-in readers raise only InputError (io.fields.record_reader); a plug-in
         # reader's KeyError or TypeError is taken, as before, for a malformed record.
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as err:
             raise InputError(f"{self.where}: {describe(err)}") from None
 
 
 def format_of_record(raw: Any) -> str | None:
     """The format a single raw record is in, judged by its fields.
 
-    ``None`` if unknown; a record two corpora's formats claim is an :class:`InputError`."""
+    ``None`` if unknown; a record two corpora's formats claim is an :class:`InputError`, and
+    so is one nested past :data:`~actparse.io.bounds.MAX_NESTING` (handed over from Python:
+    every later step, copying it too, would recurse through it)."""
+    problem = nesting_problem(raw)
+    if problem is not None:
+        raise InputError(f"record: {problem}")
     return detect_at(raw, "record")
 
 
@@ -133,8 +139,10 @@ def _ungrouped(path: str | Path, fmt: str) -> Iterator[Record]:
     """The records of a file as read, a turn table's rows one by one."""
     if is_parquet(path) or is_csv(path):
         rows = iter_parquet_rows(path) if is_parquet(path) else iter_csv_rows(path, fmt)
-        for number, row_format, row in rows:
-            yield Record(row, row_format if fmt == "auto" else fmt, str(path), number)
+        for row in rows:
+            if len(row) > 3 and row[3] is not None:
+                raise InputError(row[3])
+            yield Record(row[2], row[1] if fmt == "auto" else fmt, str(path), row[0])
         return
     with open_source(path, fmt) as source:
         for piece in source.pieces:
@@ -150,9 +158,12 @@ def piece_record(piece: Piece, source: str, fmt: str) -> Record:
 
 
 def parse_json_line(text: str, source: str, number: int) -> dict[str, Any]:
-    """One JSON lines record, or :class:`InputError` naming the file and line."""
+    """One JSON lines record, or :class:`InputError` naming the file and line.
+
+    A record nested deeper, or holding a longer integer, than :mod:`actparse.io.bounds`
+    allows is such an error too."""
     try:
-        raw = json.loads(text)
+        raw = read_json(text, f"{source}:{number}")
     except json.JSONDecodeError as err:
         raise InputError(
             f"{source}:{number}: not valid JSON: {err.msg} (column {err.colno})"

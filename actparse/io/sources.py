@@ -33,6 +33,7 @@ from typing import IO, Any, NamedTuple
 
 from actparse import registry
 from actparse.errors import InputError
+from actparse.io.bounds import json_value_end, nesting_problem, value_problem
 from actparse.io.folders import FOLDER, is_folder, open_folder
 from actparse.io.messages import json_kind
 
@@ -232,8 +233,13 @@ def _tell_layout(lines: Iterator[_Line], fmt: str) -> tuple[list[_Line], str, st
     # becomes an error), else the opening of a JSON list.
     try:
         json.loads(first.text)
-    except ValueError:
+    except json.JSONDecodeError:
         return head, JSON_LIST, None
+    except (ValueError, RecursionError):  # too deep or too long to read: is it whole?
+        start = len(first.text) - len(first.text.lstrip())
+        end = json_value_end(first.text, start)
+        whole = end is not None and not first.text[end:].strip()
+        return head, JSON_LINES if whole else JSON_LIST, None
     return head, JSON_LINES, None
 
 
@@ -274,7 +280,7 @@ def _lines_format(head: list[_Line], lines: Iterator[_Line], name: str) -> tuple
         seen_brace = seen_brace or line.text.lstrip().startswith("{")
         try:
             raw = json.loads(line.text)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or too deep or long: an error when read
             continue
         if isinstance(raw, dict):
             fmt = detect_at(raw, f"{name}:{line.number}")
@@ -370,7 +376,7 @@ def _list_pieces(lines: Iterator[_Line], name: str) -> Iterator[Piece]:
             break
         index += 1
         try:
-            value, end = _decoder.raw_decode(text, pos)
+            value, end, problem = _element(text, pos)
         except json.JSONDecodeError as err:
             problem = (
                 failure or f"{name}:{err.lineno}: not valid JSON: {err.msg} (column {err.colno})"
@@ -383,10 +389,10 @@ def _list_pieces(lines: Iterator[_Line], name: str) -> Iterator[Piece]:
             del bad[0]
         if bad and bad[0][0] < end:
             yield Piece(index, text=text[pos:end], error=f"{bad[0][2]} (dialogue {index})")
-        elif isinstance(value, dict):
+        elif problem is None and isinstance(value, dict):
             yield Piece(index, raw=value)
         else:
-            problem = f"expected a JSON object, got {json_kind(value)}"
+            problem = problem or f"expected a JSON object, got {json_kind(value)}"
             yield Piece(
                 index, text=text[pos:end], error=f"{name}:{line_no}: dialogue {index}: {problem}"
             )
@@ -409,6 +415,24 @@ def _list_pieces(lines: Iterator[_Line], name: str) -> Iterator[Piece]:
         yield Piece(index + 1, text=tail, error=problem)
     elif failure is not None:
         yield Piece(index + 1, error=failure)
+
+
+def _element(text: str, pos: int) -> tuple[Any, int, str | None]:
+    """The element of a JSON list at ``pos``: its value, its end, and what is past the bounds.
+
+    An element too deep or holding too long an integer (:mod:`actparse.io.bounds`) has no
+    value, and its end is found without reading it, so the elements after it are read. A
+    syntax error is a :class:`json.JSONDecodeError`."""
+    try:
+        value, end = _decoder.raw_decode(text, pos)
+    except json.JSONDecodeError:
+        raise
+    except (RecursionError, ValueError) as err:
+        problem, skipped = value_problem(err), json_value_end(text, pos)
+        if problem is None or skipped is None:
+            raise json.JSONDecodeError(problem or str(err), text, pos) from None
+        return None, skipped, problem
+    return value, end, nesting_problem(value, text, pos, end)
 
 
 def _skip_space(text: str, pos: int) -> int:

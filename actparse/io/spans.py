@@ -72,7 +72,7 @@ def json_object(text: str) -> ObjectText | None:
             if text[i] != ",":
                 return None
             i = _skip_space(text, i + 1)
-    except (IndexError, StopIteration, ValueError):
+    except (IndexError, StopIteration, ValueError, RecursionError):
         return None
 
 

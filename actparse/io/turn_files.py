@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from actparse import registry
+from actparse.io.arrow_values import to_json
 from actparse.io.batch import encode_line
 from actparse.io.csv_cells import guard, unguard
 from actparse.io.csv_rows import is_csv
@@ -117,7 +118,13 @@ def _extra_csv(value: Any, text: Callable[[str], str]) -> str:
     """An input column's value in CSV: text as ``text`` gives it, a null empty, others as JSON."""
     if value is None:
         return ""
-    return text(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, str | int | float | bool | list | dict):
+        # A Parquet input's own types (timestamps, binary, decimals) by the stated JSON
+        # rules: an ISO 8601 time is a cell's text, as a spreadsheet reads it.
+        value = to_json(value)
+    if isinstance(value, str):
+        return text(value)
+    return json.dumps(value, ensure_ascii=False, default=to_json)
 
 
 def _raw(cell: str) -> str:

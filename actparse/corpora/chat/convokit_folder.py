@@ -45,6 +45,7 @@ from typing import Any
 
 from actparse.corpora.chat.writer import FIELD
 from actparse.errors import InputError
+from actparse.io.bounds import read_json
 from actparse.io.messages import json_kind
 from actparse.io.sources import Piece
 
@@ -96,7 +97,8 @@ def read_folder(path: Path) -> tuple[str, Iterator[Piece]]:
 
 def _json_file(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        # Within the records' bounds (depth, integer size), as every JSON actparse reads.
+        return read_json(path.read_text(encoding="utf-8"), str(path))
     except json.JSONDecodeError as err:
         raise InputError(
             f"{path}:{err.lineno}: not valid JSON: {err.msg} (column {err.colno})"
@@ -167,7 +169,7 @@ def _pieces(utterances: Path, conversations: Mapping[str, Any] | None) -> list[P
 
 def _utterance(text: str, where: str) -> dict[str, Any]:
     try:
-        raw = json.loads(text)
+        raw = read_json(text, where)  # within the records' bounds (depth, integer size)
     except json.JSONDecodeError as err:
         raise InputError(f"{where}: not valid JSON: {err.msg} (column {err.colno})") from None
     if not isinstance(raw, dict):

@@ -124,7 +124,7 @@ def parse_price(value: Any, what: str = "listing_price") -> float | None:
             )
         number = float(found.group(1).replace(",", "") + (found.group(2) or ""))
     elif isinstance(value, int | float):
-        number = float(value)
+        number = float(value) if abs(value) < 2**1024 else math.inf  # past every float
     else:
         raise InputError(f"{what} must be a number, got {json_kind(value)}")
     if not math.isfinite(number) or number < 0:

@@ -38,7 +38,7 @@ def _turn_number(row: Mapping[str, Any], k: int, where: str) -> float:
         return float(k)
     try:
         number = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # 10**400: a number, but no float
         number = math.nan
     if isinstance(value, bool) or not math.isfinite(number):
         raise InputError(f"{where}: turn must be a number, got {value!r}")

@@ -127,3 +127,30 @@ def test_a_csv_row_is_named_by_the_line_it_begins_on(tmp_path: Path) -> None:
     )
     code, output = _label(table)
     assert code == 2 and "t.csv:7: listing_price must be a number" in output
+
+
+def test_a_parquet_tables_own_types_reach_the_per_turn_csv_as_text(tmp_path: Path) -> None:
+    import datetime
+
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    table = tmp_path / "t.parquet"
+    when = [datetime.datetime(2024, 1, 1, 12), datetime.datetime(2024, 1, 1, 13)]
+    pq.write_table(
+        pa.table(
+            {
+                "dialogue_id": ["d", "d"],
+                "speaker": ["a", "b"],
+                "text": ["hi $5", "ok"],
+                "when": when,
+                "blob": [b"\x00\x01", b"x"],
+            }
+        ),
+        table,
+    )
+    out = tmp_path / "o.csv"
+    assert _label(table, "--per-turn", "-o", str(out))[0] == 0
+    rows = list(read_turn_table(out))
+    assert [r["when"] for r in rows] == ["2024-01-01T12:00:00", "2024-01-01T13:00:00"]
+    assert rows[0]["blob"] == "AAE="  # base64
