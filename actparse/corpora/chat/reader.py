@@ -62,9 +62,14 @@ def parse_items(value: Any, what: str = "items") -> tuple[Item, ...]:
     if not isinstance(value, Mapping):
         raise InputError(f"{what} must map item names to counts, got {json_kind(value)}")
     items = []
+    seen: set[str] = set()
     for name, count in value.items():
         if not isinstance(name, str) or not name.strip():
             raise InputError(f"{what}: an item name must be a non-empty string, got {name!r}")
+        # Messages are read in lower case: "Book" and "book" would be one item twice.
+        if name.strip().lower() in seen:
+            raise InputError(f"{what}: item {name.strip()!r} is given twice (case aside)")
+        seen.add(name.strip().lower())
         items.append(Item(name.strip(), count_field(count, f"{what}.{name}")))
     return tuple(items)
 
@@ -136,8 +141,15 @@ def _speaker(turn: Any, what: str) -> Any:
     if not isinstance(turn, Mapping):
         raise InputError(f"{what} must be a JSON object, got {json_kind(turn)}")
     speaker = turn.get("speaker", turn.get("agent"))
-    if speaker is None or speaker == "" or isinstance(speaker, bool | float | list | dict):
+    if isinstance(speaker, float) and speaker.is_integer():
+        # pandas writes a column of whole numbers with a gap as floats (0.0, 1.0).
+        speaker = int(speaker)
+    if speaker is None or speaker == "":
         raise InputError(f"{what}: missing speaker (a 'speaker' name or an 'agent' number)")
+    if isinstance(speaker, bool | float | list | dict):
+        raise InputError(
+            f"{what}: a speaker is a name or an agent number, got {json_kind(speaker)} {speaker!r}"
+        )
     return speaker
 
 

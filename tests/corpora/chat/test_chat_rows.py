@@ -154,3 +154,19 @@ def test_a_parquet_tables_own_types_reach_the_per_turn_csv_as_text(tmp_path: Pat
     rows = list(read_turn_table(out))
     assert [r["when"] for r in rows] == ["2024-01-01T12:00:00", "2024-01-01T13:00:00"]
     assert rows[0]["blob"] == "AAE="  # base64
+
+
+def test_an_item_named_twice_in_two_cases_is_an_error() -> None:
+    from actparse.corpora.chat.reader import parse_items
+
+    with pytest.raises(InputError, match="item 'book' is given twice"):
+        parse_items("Book=1;book=2")
+
+
+def test_speakers_written_as_whole_floats_are_agent_numbers() -> None:
+    import actparse
+
+    # pandas writes an integer column with a gap as floats.
+    record = {"turns": [{"agent": 0.0, "text": "hi"}, {"agent": 1.0, "text": "hello"}]}
+    turns = actparse.label_record(record)["turns"]
+    assert [t["actparse"]["coarse"] for t in turns] == ["greet", "greet"]
