@@ -33,6 +33,7 @@ from actparse.cli_options import (
     JsonOpt,
     LabelInput,
     LexiconOpt,
+    MaxLineBytesOpt,
     MinAgreementOpt,
     OnError,
     OnErrorOpt,
@@ -52,6 +53,7 @@ from actparse.cli_run import StdoutConsole, report_bug, run, stdin_is_data
 from actparse.errors import ActparseError
 from actparse.io.batch import Summary, label_path, usable_cpus
 from actparse.io.destination import Destination
+from actparse.io.lines import MAX_LINE_BYTES, line_limit
 from actparse.io.messages import describe
 from actparse.io.output import count_records, to_stdout
 from actparse.io.records import read_records
@@ -146,6 +148,7 @@ def label(
     on_error: OnErrorOpt = OnError.stop,
     per_turn: PerTurnOpt = False,
     coarse: CoarseOpt = False,
+    max_line_bytes: MaxLineBytesOpt = MAX_LINE_BYTES,
 ) -> None:
     """Label dialogues and write JSON lines, one output record per input record.
 
@@ -163,7 +166,7 @@ def label(
     to_file = not to_stdout(output)
     if input is None and stdin_is_data():
         input = Path("-")  # as jq does; the sample is for a terminal
-    with run():
+    with run(), line_limit(max_line_bytes):
         try:
             overrides = option_parsers(
                 input,
@@ -283,6 +286,7 @@ def eval_command(
     strategies: StrategiesOpt = None,
     acts: ActsOpt = None,
     skip: SkipOpt = Skip.cocoa,
+    max_line_bytes: MaxLineBytesOpt = MAX_LINE_BYTES,
 ) -> None:
     """Compare our acts with the reference annotations in INPUT.
 
@@ -295,7 +299,7 @@ def eval_command(
     disagreeing turn with the reference, ours and the reason), or with --json one JSON
     object with the same top-level keys for every corpus.
     """
-    with run():
+    with run(), line_limit(max_line_bytes):
         try:
             report = evaluate_path(
                 input,
@@ -334,6 +338,7 @@ def report(
     lexicon: LexiconOpt = None,
     prices: PricesOpt = Prices.cocoa,
     skip: SkipOpt = Skip.cocoa,
+    max_line_bytes: MaxLineBytesOpt = MAX_LINE_BYTES,
 ) -> None:
     """Write one self-contained HTML report of INPUTs, openable offline.
 
@@ -341,7 +346,7 @@ def report(
     a reference), charts of the acts, and a dialogue browser with filters and search."""
     from actparse.html_report import write_report
 
-    with run():
+    with run(), line_limit(max_line_bytes):
         try:
             parsers = option_parsers(
                 None, fmt.value, lexicon=lexicon, prices=prices, skip=skip.value
@@ -382,6 +387,7 @@ def train_prices(
             "cross-validation on the reference file (0: skip).",
         ),
     ] = 0,
+    max_line_bytes: MaxLineBytesOpt = MAX_LINE_BYTES,
 ) -> None:
     """Learn a price-context lexicon from transcripts (weak supervision on `$` prices).
 
@@ -392,7 +398,7 @@ def train_prices(
     from actparse.corpora.craigslist.training import train_prices as train
 
     sources = [*inputs, *([calibrate_on] if calibrate_on else [])]
-    with run():
+    with run(), line_limit(max_line_bytes):
         try:
             Destination(output, sources)  # refused before training, not after
             training = train(

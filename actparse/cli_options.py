@@ -33,6 +33,7 @@ __all__ = [
     "JsonOpt",
     "LabelInput",
     "LexiconOpt",
+    "MaxLineBytesOpt",
     "MinAgreementOpt",
     "OnError",
     "OnErrorOpt",
@@ -285,3 +286,20 @@ def check_per_turn(ctx: typer.Context, on_error: OnError, coarse: bool, jobs: in
         raise OptionError(
             f"--per-turn cannot be used with --jobs {jobs}: the table is written by one process"
         )
+
+
+# ---------------------------------------------------------------------------
+# Reading: the bound on a line (label, eval, report, train-prices)
+# ---------------------------------------------------------------------------
+
+MaxLineBytesOpt = Annotated[
+    int,
+    typer.Option(
+        "--max-line-bytes",
+        min=1,
+        help="The longest input line read, in bytes (64 MiB by default): a longer line is "
+        "an error naming its file and line (an error record with --on-error keep) and is "
+        "skipped without being held. E.g. --max-line-bytes 268435456 reads lines up to "
+        "256 MiB.",
+    ),
+]

@@ -24,14 +24,17 @@ import re
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import IO, NamedTuple
 
 __all__ = [
     "MAX_LINE_BYTES",
     "Line",
+    "count_filled_lines",
     "decoded_lines",
     "line_limit",
     "max_line_bytes",
+    "open_binary",
     "split_json_lines",
     "split_text_lines",
 ]
@@ -105,6 +108,26 @@ def decoded_lines(stream: IO[bytes], name: str, limit: int | None = None) -> Ite
                 yield _failed(name, number, data.decode("utf-8", "replace"), problem)
     except (OSError, EOFError, zlib.error) as err:
         yield _failed(name, number + 1, None, _read_problem(err))
+
+
+def open_binary(path: str | Path) -> IO[bytes]:
+    """A file opened for :func:`decoded_lines`, ``.gz`` decompressed on the fly."""
+    if str(path).endswith(".gz"):
+        return gzip.open(path, "rb")
+    return open(path, "rb")
+
+
+def count_filled_lines(stream: IO[bytes], limit: int | None = None) -> int:
+    """Lines with more than blanks on them up to newline bytes, none held whole (a bar's length)."""
+    bound = max_line_bytes() if limit is None else limit
+    count = 0
+    while data := stream.readline(bound + 1):
+        if len(data) > bound and not data.endswith(b"\n"):
+            _skip_line(stream)
+            count += 1
+        elif data.strip():
+            count += 1
+    return count
 
 
 def _skip_line(stream: IO[bytes]) -> int:
