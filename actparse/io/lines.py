@@ -25,7 +25,7 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, NamedTuple
+from typing import IO, NamedTuple, cast
 
 __all__ = [
     "MAX_LINE_BYTES",
@@ -113,7 +113,7 @@ def decoded_lines(stream: IO[bytes], name: str, limit: int | None = None) -> Ite
 def open_binary(path: str | Path) -> IO[bytes]:
     """A file opened for :func:`decoded_lines`, ``.gz`` decompressed on the fly."""
     if str(path).endswith(".gz"):
-        return gzip.open(path, "rb")
+        return cast(IO[bytes], gzip.open(path, "rb"))
     return open(path, "rb")
 
 
