@@ -201,6 +201,12 @@ def test_lines_are_numbered_as_the_line_ends_count() -> None:
     assert split == [(1, '{"a":\r1}'), (3, '{"b": 2}\n'), (4, "x\u2028y\n"), (5, "{}")]
 
 
+def test_a_last_line_ending_otherwise_is_cut_too() -> None:
+    for split in (split_text_lines, split_json_lines):
+        lines = [(x.number, x.text) for x in split(iter([Line(1, "{}\n"), Line(2, "{}\x0c")]), "f")]
+        assert lines == [(1, "{}\n"), (2, "{}")]
+
+
 def test_an_unreadable_line_is_renumbered_not_split() -> None:
     bad = Line(2, "x\r\ufffd\n", "f:2: not valid UTF-8", "not valid UTF-8")
     split = list(split_text_lines(iter([Line(1, "a\rb\n"), bad]), "f"))
