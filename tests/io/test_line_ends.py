@@ -109,11 +109,14 @@ def test_two_dialogues_on_one_line_is_an_error(
     code, output, records = _label(path, tmp_path / "out.jsonl", mode, jobs)
     if mode == "stop":
         assert code == 2, output
-        assert re.search(rf"error: {re.escape(str(path))}:2: <input> appears 2 times", output)
+        assert re.search(
+            rf"error: {re.escape(str(path))}:2: section tag <input> appears 2 times", output
+        )
         return
     assert code == 0, output
     assert len(records) == len(joined)
-    assert records[1]["actparse_error"].startswith(f"{path}:2: <input> appears 2 times")
+    error = records[1]["actparse_error"]
+    assert error.startswith(f"{path}:2: section tag <input> appears 2 times"), error
     assert records[1]["actparse_input"] == joined[1] + "\n"
 
 
@@ -127,7 +130,7 @@ def test_every_section_tag_twice_is_an_error(
     path = tmp_path / "tag.txt"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, output, records = _label(path, tmp_path / "out.jsonl", mode, 1)
-    expected = f"{path}:2: {tag} appears 2 times: one dialogue per line"
+    expected = f"{path}:2: section tag {tag} appears 2 times: one dialogue per line"
     if mode == "stop":
         assert code == 2 and f"error: {expected}" in output, output
     else:

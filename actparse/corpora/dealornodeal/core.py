@@ -110,8 +110,8 @@ def text_line_to_record(line: str) -> dict[str, Any]:
     for tag in _TAGS:
         if line.count(tag) > 1:
             raise ValueError(
-                f"{tag} appears {line.count(tag)} times: one dialogue per line "
-                "(was a line end lost?)"
+                f"section tag {tag} appears {line.count(tag)} times: one dialogue per "
+                "line (was a line end lost?)"
             )
     sections: dict[str, str] = {}
     for name in _SECTIONS:
