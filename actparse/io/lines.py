@@ -32,6 +32,7 @@ __all__ = [
     "Line",
     "count_filled_lines",
     "decoded_lines",
+    "ending_at_unread",
     "line_limit",
     "max_line_bytes",
     "open_binary",
@@ -128,6 +129,18 @@ def count_filled_lines(stream: IO[bytes], limit: int | None = None) -> int:
         elif data.strip():
             count += 1
     return count
+
+
+def ending_at_unread(lines: Iterator[Line]) -> Iterator[Line]:
+    """Lines for a layout that cannot skip one (a JSON list): a line too long to read ends them.
+
+    It becomes a failed read (``text`` ``None``), as the end of a truncated ``.gz`` is: what
+    follows is not read, rather than read as if the line were not there."""
+    for line in lines:
+        if line.text == "" and line.error is not None:  # only a line too long has no text
+            yield line._replace(text=None)
+            return
+        yield line
 
 
 def _skip_line(stream: IO[bytes]) -> int:

@@ -33,7 +33,12 @@ from actparse import registry
 from actparse.errors import InputError
 from actparse.io.folders import FOLDER, is_folder, open_folder
 from actparse.io.lines import Line as _Line
-from actparse.io.lines import decoded_lines, split_json_lines, split_text_lines
+from actparse.io.lines import (
+    decoded_lines,
+    ending_at_unread,
+    split_json_lines,
+    split_text_lines,
+)
 from actparse.io.messages import json_kind
 
 __all__ = [
@@ -129,7 +134,7 @@ def open_source(path: str | Path, fmt: str = "auto") -> Iterator[Source]:
         lines = decoded_lines(stream, name)
         head, layout, text_format = _tell_layout(lines, fmt)
         if layout == JSON_LIST:
-            elements = list(_list_pieces(_chain(head, lines), name))
+            elements = list(_list_pieces(ending_at_unread(_chain(head, lines)), name))
             fmt = fmt if fmt != "auto" else _list_format(elements, name)
             yield Source(name, fmt, layout, iter(elements))
         elif layout == TEXT:

@@ -143,3 +143,29 @@ def test_the_default_limit_is_the_documented_one() -> None:
     docs = (Path(__file__).parents[2] / "docs" / "large-inputs.md").read_text(encoding="utf-8")
     assert MAX_LINE_BYTES == 64 * 1024 * 1024
     assert "64 MiB" in docs and "--max-line-bytes" in docs
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("mode", ["keep", "stop"])
+def test_a_long_line_ends_a_json_list_never_skipped(
+    mode: str, jobs: str, fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
+    """A JSON list cannot skip a line: the rest is one error, never a dialogue lost unsaid.
+
+    Before the fix of this case the list read on without the line, and its dialogue was
+    gone with exit status 0."""
+    dialogues = json.loads((fixtures / "casino_20.json").read_text(encoding="utf-8"))[:3]
+    dialogues[1]["chat_logs"][0]["text"] = "a" * LONG
+    path = tmp_path / "casino.json"
+    path.write_text("[\n" + ",\n".join(json.dumps(d) for d in dialogues) + "\n]\n")
+    out = tmp_path / "out.jsonl"
+    code, output = _run("label", str(path), "-o", str(out), "--on-error", mode, "--jobs", jobs)
+    expected = f"{path}:3: {TOO_LONG}"
+    if mode == "stop":
+        assert code == 2 and f"error: {expected}" in output, output
+        return
+    assert code == 0, output
+    records = _records(out)
+    assert len(records) == 2 and "actparse_error" not in records[0]
+    assert records[1]["actparse_error"].startswith(expected)
+    assert records[1]["actparse_error"].endswith("dialogue 2 on is not read")
