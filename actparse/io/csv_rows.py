@@ -3,7 +3,9 @@
 A ``.csv`` (or ``.csv.gz``) input is read with :class:`csv.DictReader`, the header
 naming the fields (line 1), so every value is text (an empty cell is ``""``). Rows are
 read as they come (a quoted field may span lines: a row is numbered by the line it
-starts on), and the format is told from the first row, as for Parquet.
+starts on), and the format is told from the first row, as for Parquet. A line is read
+with the bound of :mod:`actparse.io.lines` (a field may be as long): a longer one stops
+the file with an error naming it.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from actparse.errors import InputError
+from actparse.io.lines import max_line_bytes
 from actparse.io.sources import cannot_tell, detect_at
 
-__all__ = ["is_csv", "iter_csv_rows", "open_csv"]
+__all__ = ["bounded_lines", "is_csv", "iter_csv_rows", "open_csv"]
 
 
 def is_csv(path: str | Path) -> bool:
@@ -32,11 +35,30 @@ def open_csv(path: str | Path) -> IO[str]:
     return open(path, encoding="utf-8-sig", newline="")
 
 
+def bounded_lines(fh: IO[str], name: str, bound: int) -> Iterator[str]:
+    """The lines of a text file for :mod:`csv`, none longer than ``bound`` characters held.
+
+    A longer line is an :class:`InputError` naming it: a row may span lines, so the rows after
+    it cannot be told apart, and the file stops there, as an unreadable CSV does."""
+    number = 0
+    while line := fh.readline(bound + 1):
+        number += 1
+        if len(line) > bound and not line.endswith(("\n", "\r")):
+            raise InputError(
+                f"{name}:{number}: line longer than {bound:,} bytes (not read); "
+                "--max-line-bytes raises the limit"
+            )
+        yield line
+
+
 def iter_csv_rows(path: str | Path, fmt: str = "auto") -> Iterator[tuple[int, str, dict[str, Any]]]:
     """``(line, format, record)`` for every row of a CSV file, the header being line 1."""
     try:
+        bound = max_line_bytes()
+        # A field may be as long as a line (csv's own default is 128 KiB).
+        csv.field_size_limit(max(csv.field_size_limit(), bound))
         with open_csv(path) as fh:
-            reader = csv.DictReader(fh)
+            reader = csv.DictReader(bounded_lines(fh, str(path), bound))
             found: str | None = None if fmt == "auto" else fmt
             end = 1  # the line the previous row (the header first) ended on
             for row in reader:

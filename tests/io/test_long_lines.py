@@ -10,6 +10,7 @@ bound to 1 MiB and write a 20 MB line, for speed.
 
 from __future__ import annotations
 
+import csv
 import gzip
 import json
 import tracemalloc
@@ -169,3 +170,35 @@ def test_a_long_line_ends_a_json_list_never_skipped(
     assert len(records) == 2 and "actparse_error" not in records[0]
     assert records[1]["actparse_error"].startswith(expected)
     assert records[1]["actparse_error"].endswith("dialogue 2 on is not read")
+
+
+def _csv(path: Path, texts: list[str]) -> Path:
+    rows = [
+        {"dialogue_id": f"d{k}", "speaker": "A", "text": text, "turn": 1}
+        for k, text in enumerate(texts)
+    ]
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def test_a_csv_field_past_csvs_own_limit_is_read(tmp_path: Path) -> None:
+    """A 200 KB field (csv's default limit is 128 KiB): the file was refused whole."""
+    path = _csv(tmp_path / "t.csv", ["hello", "x" * 200_000, "bye"])
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["label", str(path), "-o", str(out), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert len(_records(out)) == 3
+
+
+@pytest.mark.parametrize("mode", ["keep", "stop"])
+def test_a_csv_line_past_the_bound_stops_naming_it(mode: str, tmp_path: Path) -> None:
+    """A row may span lines, so the rows after a line not read cannot be told: the file stops
+    there, naming the line, in keep mode too, never holding the line."""
+    path = _csv(tmp_path / "t.csv", ["hello", "x" * (2 * LIMIT), "bye"])
+    out = tmp_path / "out.jsonl"
+    code, output = _run("label", str(path), "-o", str(out), "--on-error", mode, "--jobs", "1")
+    assert code == 2, output
+    assert f"error: {path}:3: line longer than {LIMIT:,} bytes (not read)" in output
