@@ -212,3 +212,19 @@ def test_records_within_the_deadline_are_scored_as_before(fixtures: CorpusFixtur
     records = list(read_records(fixtures / "dealornodeal_val_20.txt"))
     report = evaluate_records(records, "f")
     assert report.scored_items() > 0
+
+
+def test_label_per_turn_bounds_a_catastrophic_user_rule(
+    fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
+    """``label --per-turn`` labels in a loop of its own too (one process, stop mode only)."""
+    path = _dond(fixtures, tmp_path, CATASTROPHIC)
+    rules = _catastrophic_rules(tmp_path)
+    out = tmp_path / "table.csv"
+    code, output, took = _run(
+        "label", str(path), "--rules", str(rules), "--per-turn", "-o", str(out)
+    )
+    assert code == 2, output
+    assert f"error: {path}:4: {TIMED_OUT}" in output
+    assert not out.exists()
+    assert took < LIMIT + SLACK

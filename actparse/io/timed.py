@@ -14,15 +14,16 @@ labelled stops them as any bad record does.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from actparse.io import deadline
 
-__all__ = ["each_in_time", "name_of"]
+__all__ = ["call_in_time", "each_in_time", "name_of"]
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 def name_of(item: Any, number: int) -> str:
@@ -57,5 +58,20 @@ def each_in_time(items: Iterable[T]) -> Iterator[Iterator[T]]:
             yield timed()
         except deadline.RecordTimeout as exc:
             raise deadline.RecordTimedOut(f"{current[0]}: {exc}") from None
+        finally:
+            clock.stop()
+
+
+def call_in_time(where: str, call: Callable[..., R], *args: Any) -> R:
+    """``call(*args)`` with the record deadline, or :class:`RecordTimedOut` naming ``where``.
+
+    For a loop that hands its records on as it goes (``label --per-turn``'s table): only the
+    call is timed, and the timer is set and taken back around it."""
+    with deadline.clock(deadline.RECORD_DEADLINE) as clock:
+        clock.start(deadline.RECORD_DEADLINE)
+        try:
+            return call(*args)
+        except deadline.RecordTimeout as exc:
+            raise deadline.RecordTimedOut(f"{where}: {exc}") from None
         finally:
             clock.stop()
