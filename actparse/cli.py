@@ -34,6 +34,7 @@ from actparse.cli_options import (
     JsonOpt,
     LabelInput,
     LexiconOpt,
+    MaxLineBytesOpt,
     MinAgreementOpt,
     OnError,
     OnErrorOpt,
@@ -54,6 +55,7 @@ from actparse.cli_run import StdoutConsole, report_bug, run, stdin_is_data
 from actparse.errors import ActparseError
 from actparse.io.batch import Summary, label_path, usable_cpus
 from actparse.io.destination import Destination
+from actparse.io.lines import MAX_LINE_BYTES, line_limit
 from actparse.io.messages import describe
 from actparse.io.output import count_records, to_stdout
 from actparse.io.records import read_records
@@ -149,6 +151,7 @@ def label(
     per_turn: PerTurnOpt = False,
     coarse: CoarseOpt = False,
     csv_raw: CsvRawOpt = False,
+    max_line_bytes: MaxLineBytesOpt = MAX_LINE_BYTES,
 ) -> None:
     """Label dialogues and write JSON lines, one output record per input record.
 
@@ -166,7 +169,7 @@ def label(
     to_file = not to_stdout(output)
     if input is None and stdin_is_data():
         input = Path("-")  # as jq does; the sample is for a terminal
-    with run():
+    with run(), line_limit(max_line_bytes):
         try:
             overrides = option_parsers(
                 input,
@@ -289,6 +292,7 @@ def eval_command(
     strategies: StrategiesOpt = None,
     acts: ActsOpt = None,
     skip: SkipOpt = Skip.cocoa,
+    max_line_bytes: MaxLineBytesOpt = MAX_LINE_BYTES,
 ) -> None:
     """Compare our acts with the reference annotations in INPUT.
 
@@ -301,7 +305,7 @@ def eval_command(
     disagreeing turn with the reference, ours and the reason), or with --json one JSON
     object with the same top-level keys for every corpus.
     """
-    with run():
+    with run(), line_limit(max_line_bytes):
         try:
             report = evaluate_path(
                 input,
@@ -340,6 +344,7 @@ def report(
     lexicon: LexiconOpt = None,
     prices: PricesOpt = Prices.cocoa,
     skip: SkipOpt = Skip.cocoa,
+    max_line_bytes: MaxLineBytesOpt = MAX_LINE_BYTES,
 ) -> None:
     """Write one self-contained HTML report of INPUTs, openable offline.
 
@@ -347,7 +352,7 @@ def report(
     a reference), charts of the acts, and a dialogue browser with filters and search."""
     from actparse.html_report import write_report
 
-    with run():
+    with run(), line_limit(max_line_bytes):
         try:
             parsers = option_parsers(
                 None, fmt.value, lexicon=lexicon, prices=prices, skip=skip.value
@@ -388,6 +393,7 @@ def train_prices(
             "cross-validation on the reference file (0: skip).",
         ),
     ] = 0,
+    max_line_bytes: MaxLineBytesOpt = MAX_LINE_BYTES,
 ) -> None:
     """Learn a price-context lexicon from transcripts (weak supervision on `$` prices).
 
@@ -398,7 +404,7 @@ def train_prices(
     from actparse.corpora.craigslist.training import train_prices as train
 
     sources = [*inputs, *([calibrate_on] if calibrate_on else [])]
-    with run():
+    with run(), line_limit(max_line_bytes):
         try:
             Destination(output, sources)  # refused before training, not after
             training = train(

@@ -34,6 +34,7 @@ __all__ = [
     "JsonOpt",
     "LabelInput",
     "LexiconOpt",
+    "MaxLineBytesOpt",
     "MinAgreementOpt",
     "OnError",
     "OnErrorOpt",
@@ -311,3 +312,20 @@ def check_csv_raw(csv_raw: bool, per_turn: bool, output: str | None) -> None:
 
 
 __all__ += ["CsvRawOpt", "check_csv_raw"]
+
+
+# ---------------------------------------------------------------------------
+# Reading: the bound on a line (label, eval, report, train-prices)
+# ---------------------------------------------------------------------------
+
+MaxLineBytesOpt = Annotated[
+    int,
+    typer.Option(
+        "--max-line-bytes",
+        min=1,
+        help="The longest input line read, in bytes (64 MiB by default): a longer line is "
+        "an error naming its file and line (an error record with --on-error keep) and is "
+        "skipped without being held. E.g. --max-line-bytes 268435456 reads lines up to "
+        "256 MiB.",
+    ),
+]

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from actparse import registry
 from actparse.engine.pipeline import pipeline
 from actparse.io.records import InputError, Record
+from actparse.io.timed import each_in_time
 from actparse.models import Dialogue
 
 __all__ = [
@@ -243,7 +244,8 @@ def evaluate_records(
         )
     evaluator: Evaluator = registry.resolve(spec.evaluator)
     parser = pipeline(name, (parsers or {}).get(name))
-    report = evaluator(chain([first], stream), parser)
+    with each_in_time(chain([first], stream)) as timed:  # the deadline of label, per record
+        report = evaluator(timed, parser)
     if report.scored_items() == 0:
         n = int(report.summary().get("dialogues", 0))
         raise InputError(

@@ -10,14 +10,16 @@ itself, or an input without a reference, is parsed here).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from actparse import registry
 from actparse.engine.pipeline import pipeline
+from actparse.io.deadline import RecordTimedOut
 from actparse.io.records import InputError, Record, read_records
+from actparse.io.timed import each_in_time
 from actparse.models import Act, Dialogue
 from actparse.registry import Parser
 from actparse.reports import Miss, Report, evaluate_records
@@ -123,6 +125,8 @@ def collect_input(
     data = InputData(str(path), corpus, spec.title, [])
     try:
         data.report = evaluate_records(records, str(path), parsers={corpus: recording})
+    except RecordTimedOut:
+        raise  # a record past its deadline is an error, as in label --on-error stop
     except InputError as exc:
         # No reference to compare with (the Craigslist test split, a labelled file): the
         # report shows the acts without figures, and says why.
@@ -131,6 +135,19 @@ def collect_input(
         for miss in data.report.misses():
             data.misses[miss.where] = miss
     key_of = registry.resolve(spec.view_key) if spec.view_key is not None else None
+    with each_in_time(records) as timed:
+        _add_dialogues(data, timed, parser, recording, key_of)
+    return data
+
+
+def _add_dialogues(
+    data: InputData,
+    records: Iterable[_Kept],
+    parser: Parser,
+    recording: _Recording,
+    key_of: Callable[[Dialogue], Hashable] | None,
+) -> None:
+    """Each record's dialogue and acts (those the evaluation parsed, else parsed here)."""
     seen: set[Hashable] = set()
     for record in records:
         dialogue = record.dialogue()
@@ -148,4 +165,3 @@ def collect_input(
         data.dialogues.append(
             LabelledDialogue(record.where, dialogue, tuple(acts), frozenset(names))
         )
-    return data

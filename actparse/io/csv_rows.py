@@ -3,10 +3,12 @@
 A ``.csv`` (or ``.csv.gz``) input is read with :class:`csv.DictReader`, the header
 naming the fields (line 1), so every value is text (an empty cell is ``""``). Rows are
 read as they come (a quoted field may span lines: a row is numbered by the line it
-starts on), and the format is told from the first row, as for Parquet. A cell (or a
-column name) that begins with a ``'`` and then a character a spreadsheet takes for a
-formula has that ``'`` taken off (:func:`~actparse.io.csv_cells.unguard`): the per-turn
-CSV actparse writes reads back as it was made, as does a spreadsheet's own.
+starts on), and the format is told from the first row, as for Parquet. A line is read
+with the bound of :mod:`actparse.io.lines` (a field may be as long): a longer one stops
+the file with an error naming it. A cell (or a column name) that begins with a ``'`` and
+then a character a spreadsheet takes for a formula has that ``'`` taken off
+(:func:`~actparse.io.csv_cells.unguard`): the per-turn CSV actparse writes reads back as
+it was made, as does a spreadsheet's own.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from typing import IO, Any
 
 from actparse.errors import InputError
 from actparse.io.csv_cells import unguard
+from actparse.io.lines import max_line_bytes
 from actparse.io.sources import cannot_tell, detect_at
 
-__all__ = ["is_csv", "iter_csv_rows", "open_csv"]
+__all__ = ["bounded_lines", "is_csv", "iter_csv_rows", "open_csv"]
 
 
 def is_csv(path: str | Path) -> bool:
@@ -36,9 +39,20 @@ def open_csv(path: str | Path) -> IO[str]:
     return open(path, encoding="utf-8-sig", newline="")
 
 
-#: The longest cell read (the csv module's own default, 131,072 characters, refused a
-#: whole file for one long utterance): what a C long holds on every platform.
-FIELD_LIMIT = 2**31 - 1
+def bounded_lines(fh: IO[str], name: str, bound: int) -> Iterator[str]:
+    """The lines of a text file for :mod:`csv`, none longer than ``bound`` characters held.
+
+    A longer line is an :class:`InputError` naming it: a row may span lines, so the rows after
+    it cannot be told apart, and the file stops there, as an unreadable CSV does."""
+    number = 0
+    while line := fh.readline(bound + 1):
+        number += 1
+        if len(line) > bound and not line.endswith(("\n", "\r")):
+            raise InputError(
+                f"{name}:{number}: line longer than {bound:,} bytes (not read); "
+                "--max-line-bytes raises the limit"
+            )
+        yield line
 
 
 class _CountedLines:
@@ -48,7 +62,7 @@ class _CountedLines:
     blank lines (which csv skips) and before a quoted field's own line breaks.
     """
 
-    def __init__(self, lines: IO[str]) -> None:
+    def __init__(self, lines: Iterator[str]) -> None:
         self._lines = lines
         self.number = 0
         #: The line the row being read began on (``None`` until a line of it is read).
@@ -67,11 +81,12 @@ class _CountedLines:
 
 def iter_csv_rows(path: str | Path, fmt: str = "auto") -> Iterator[tuple[int, str, dict[str, Any]]]:
     """``(line, format, record)`` for every row of a CSV file, the header being line 1."""
-    if csv.field_size_limit() < FIELD_LIMIT:
-        csv.field_size_limit(FIELD_LIMIT)
     try:
+        bound = max_line_bytes()
+        # A field may be as long as a line (csv's own default is 128 KiB).
+        csv.field_size_limit(max(csv.field_size_limit(), bound))
         with open_csv(path) as fh:
-            lines = _CountedLines(fh)
+            lines = _CountedLines(bounded_lines(fh, str(path), bound))
             reader = csv.DictReader(lines)
             if reader.fieldnames is not None:
                 reader.fieldnames = [unguard(name) for name in reader.fieldnames]

@@ -16,8 +16,8 @@ from typing import IO, Any
 from actparse.io.csv_rows import is_csv
 from actparse.io.destination import Destination, OutputError
 from actparse.io.folders import FolderSink, is_folder
+from actparse.io.lines import count_filled_lines, open_binary
 from actparse.io.parquet import ParquetSink, is_parquet, parquet_schema
-from actparse.io.records import open_text
 
 __all__ = ["OutputError", "count_records", "open_output", "open_sink", "to_stdout"]
 
@@ -64,11 +64,11 @@ def count_records(path: str | Path) -> int | None:
             import pyarrow.parquet
 
             return int(pyarrow.parquet.ParquetFile(path).metadata.num_rows)
-        with open_text(path) as fh:
-            if not fh.read(256).lstrip().startswith("{"):
+        with open_binary(path) as fh:  # lines read with their bound, none held whole
+            if not fh.read(256).lstrip().startswith(b"{"):
                 return None
             fh.seek(0)
-            return sum(1 for line in fh if line.strip())
+            return count_filled_lines(fh)
     except (OSError, EOFError, ValueError):
         # Only a bar's length: the labelling run reports what is wrong with the input
         # (a truncated .gz, a byte that is not UTF-8) in its place, record by record.

@@ -18,23 +18,28 @@ A UTF-8 byte order mark at the start is skipped.
 
 from __future__ import annotations
 
-import codecs
 import gzip
 import io
 import json
 import re
 import sys
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from actparse import registry
 from actparse.errors import InputError
 from actparse.io.bounds import json_value_end, nesting_problem, value_problem
 from actparse.io.folders import FOLDER, is_folder, open_folder
+from actparse.io.lines import Line as _Line
+from actparse.io.lines import (
+    decoded_lines,
+    ending_at_unread,
+    split_json_lines,
+    split_text_lines,
+)
 from actparse.io.messages import json_kind
 
 __all__ = [
@@ -101,14 +106,6 @@ class Source:
     pieces: Iterator[Piece]
 
 
-class _Line(NamedTuple):
-    number: int
-    #: Decoded text (undecodable bytes replaced when ``error`` says so); ``None`` when
-    #: reading itself failed.
-    text: str | None
-    error: str | None = None
-
-
 def source_name(path: str | Path) -> str:
     """How a path is named in messages (``<stdin>`` for ``-``)."""
     return STDIN_NAME if str(path) == STDIN else str(path)
@@ -135,16 +132,19 @@ def open_source(path: str | Path, fmt: str = "auto") -> Iterator[Source]:
         yield Source(name, fmt, FOLDER, pieces)
         return
     with _open_binary(path, name) as stream:
-        lines = _decoded_lines(stream, name)
+        lines = decoded_lines(stream, name)
         head, layout, text_format = _tell_layout(lines, fmt)
         if layout == JSON_LIST:
-            elements = list(_list_pieces(_chain(head, lines), name))
+            elements = list(_list_pieces(ending_at_unread(_chain(head, lines)), name))
             fmt = fmt if fmt != "auto" else _list_format(elements, name)
             yield Source(name, fmt, layout, iter(elements))
         elif layout == TEXT:
             fmt = text_format or fmt
-            yield Source(name, fmt, layout, _text_pieces(_chain(head, lines), name, fmt))
+            text_lines = split_text_lines(_chain(head, lines), name)
+            yield Source(name, fmt, layout, _text_pieces(text_lines, name, fmt))
         else:
+            # Split before the format is told: an old-Mac file is one line until then.
+            head, lines = [], split_json_lines(_chain(head, lines), name)
             if fmt == "auto":
                 more, fmt = _lines_format(head, lines, name)
                 head += more
@@ -168,36 +168,6 @@ def _open_binary(path: str | Path, name: str) -> Any:
     if head.startswith(_GZIP_MAGIC):
         return gzip.GzipFile(fileobj=stream, mode="rb")
     return nullcontext(stream)  # standard input stays open
-
-
-def _decoded_lines(stream: IO[bytes], name: str) -> Iterator[_Line]:
-    """Every line, decoded on its own.
-
-    A bad byte costs its line only, and a read failure (a truncated or corrupt ``.gz``) ends the
-    lines with one failed line."""
-    number = 0
-    try:
-        for number, data in enumerate(stream, start=1):
-            if number == 1 and data.startswith(codecs.BOM_UTF8):
-                data = data[len(codecs.BOM_UTF8) :]
-            try:
-                yield _Line(number, data.decode("utf-8"))
-            except UnicodeDecodeError as err:
-                byte = f"0x{data[err.start]:02x}"
-                problem = f"not valid UTF-8: byte {byte} at position {err.start + 1} of the line"
-                yield _Line(number, data.decode("utf-8", "replace"), f"{name}:{number}: {problem}")
-    except (OSError, EOFError, zlib.error) as err:
-        yield _Line(number + 1, None, f"{name}:{number + 1}: {_read_problem(err)}")
-
-
-def _read_problem(err: Exception) -> str:
-    if isinstance(err, EOFError):
-        return "the compressed file ends early (truncated); the lines before it were read"
-    if isinstance(err, gzip.BadGzipFile):
-        return f"not gzip data ({err})"
-    if isinstance(err, zlib.error):
-        return f"corrupt compressed data ({err})"
-    return f"cannot be read ({err})"
 
 
 def _chain(head: list[_Line], rest: Iterator[_Line]) -> Iterator[_Line]:

@@ -43,6 +43,7 @@ from actparse.engine.pipeline import pipeline, pipelines
 from actparse.io.messages import json_kind
 from actparse.io.records import InputError, Record, group_records, read_records
 from actparse.io.sources import detect_at
+from actparse.io.timed import call_in_time
 from actparse.models import Act, Dialogue, Turn
 
 __all__ = [
@@ -405,7 +406,7 @@ def iter_dialogue_rows(
                 "out the repeated record, or give each dialogue an id of its own"
             )
         parser = chosen.get(dialogue.corpus) or pipeline(dialogue.corpus)
-        acts = parser.parse(dialogue)
+        acts = call_in_time(record.where, parser.parse, dialogue)  # label's deadline
         fields = input_fields(record)
         _check_no_clash(fields, record)
         rows = rows_of_dialogue(dialogue, acts, ident, fields)

@@ -1,10 +1,12 @@
 """Property tests of the readers, for every format: arbitrary bytes and mutated real
 records (the corpus fixtures) never make reading raise, and keep mode never loses a
-record: one output per piece of input, one piece per non-blank line of a line layout."""
+record: one output per piece of input, one piece per non-blank line of a line layout
+(its lines cut where the reader cuts them)."""
 
 from __future__ import annotations
 
 import gzip
+import io
 import json
 from pathlib import Path
 
@@ -13,7 +15,9 @@ from corpus_fixtures import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from actparse import registry
 from actparse.io.batch import iter_items, label_items
+from actparse.io.lines import decoded_lines, split_json_lines, split_text_lines
 
 
 def _lines(name: str, count: int) -> bytes:
@@ -59,9 +63,14 @@ def mutated(draw: st.DrawFn, base: bytes) -> bytes:
     return bytes(data)
 
 
-def _non_blank_lines(data: bytes) -> int:
-    data = data.removeprefix(b"\xef\xbb\xbf")
-    return sum(bool(line.decode("utf-8", "replace").strip()) for line in data.split(b"\n"))
+def _non_blank_lines(data: bytes, fmt: str) -> int:
+    """Non-blank lines as the reader counts them: cut at the line ends of the layout that
+    the first non-blank line tells (:mod:`actparse.io.lines`, tested in test_line_ends)."""
+    lines = list(decoded_lines(io.BytesIO(data), "f"))
+    first = next((x.text for x in lines if x.text is None or x.text.strip()), None)
+    text = (first or "").lstrip()[:1] == registry.format_spec(fmt).text_marker
+    split = split_text_lines if text else split_json_lines
+    return sum(bool(x.error or (x.text or "").strip()) for x in split(iter(lines), "f"))
 
 
 def _is_list_layout(data: bytes) -> bool:
@@ -77,7 +86,7 @@ def _check(path: Path, data: bytes, fmt: str) -> None:
     for outcome in outcomes:
         json.loads(outcome.line)  # each is one well-formed record
     if not path.name.endswith(".gz") and not _is_list_layout(data):
-        assert len(items) == _non_blank_lines(data)
+        assert len(items) == _non_blank_lines(data, fmt)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -24,6 +24,7 @@ from actparse.corpora.craigslist.lexicon import PriceLexicon, train_lexicon
 from actparse.corpora.craigslist.parser import CraigslistParser
 from actparse.errors import OptionError
 from actparse.io.records import Record, read_records
+from actparse.io.timed import each_in_time
 
 __all__ = ["CrossValidation", "Training", "cross_validate", "train_prices"]
 
@@ -58,6 +59,12 @@ def _message_hits(report: CraigslistReport) -> tuple[int, int]:
     return n, round(summary["message_joint_agreement"] * n)
 
 
+def _evaluate(records: Sequence[Record], lexicon: PriceLexicon) -> CraigslistReport:
+    """``actparse eval``'s report of ``records`` with a lexicon, each record within the deadline."""
+    with each_in_time(records) as timed:
+        return evaluate(timed, CraigslistParser(lexicon=lexicon))
+
+
 def cross_validate(
     records: Sequence[Record],
     base: PriceLexicon,
@@ -75,7 +82,8 @@ def cross_validate(
     if folds < 2:
         raise OptionError("cross-validation needs at least 2 folds")
     parser = parser or CraigslistParser(lexicon=base)
-    evidence = {d.where: d for d in collect_evidence(records, parser)}
+    with each_in_time(records) as timed:  # label's deadline, per record
+        evidence = {d.where: d for d in collect_evidence(timed, parser)}
     per_fold = []
     for k in range(folds):
         held_out = [r for i, r in enumerate(records) if i % folds == k]
@@ -85,8 +93,8 @@ def cross_validate(
             if i % folds != k and r.where in evidence
         ]
         lexicon = calibrate(base, learn, stats=stats, min_support=min_support).lexicon
-        n, base_ok = _message_hits(evaluate(held_out, CraigslistParser(lexicon=base)))
-        _, cal_ok = _message_hits(evaluate(held_out, CraigslistParser(lexicon=lexicon)))
+        n, base_ok = _message_hits(_evaluate(held_out, base))
+        _, cal_ok = _message_hits(_evaluate(held_out, lexicon))
         per_fold.append((n, base_ok, cal_ok))
     return CrossValidation(folds, tuple(per_fold))
 
@@ -129,9 +137,11 @@ def train_prices(
         return Training(lexicon)
     stats = context_stats(texts)
     references = list(read_records(calibrate_on, fmt))
+    with each_in_time(references) as timed:  # label's deadline, per record
+        evidence = collect_evidence(timed)
     calibration = calibrate(
         lexicon,
-        collect_evidence(references),
+        evidence,
         stats=stats,
         min_support=min_support,
         reference=calibrate_on,

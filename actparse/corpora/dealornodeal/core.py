@@ -63,6 +63,8 @@ SPEAKERS = {name: agent for agent, name in enumerate(AGENTS)}
 SELECTION = "<selection>"
 
 _SECTIONS = ("input", "dialogue", "output", "partner_input")
+#: The tags that open and close the sections: each appears once in a line.
+_TAGS = tuple(tag for name in _SECTIONS for tag in (f"<{name}>", f"</{name}>"))
 _ITEM_COUNT = re.compile(r"^item(\d+)=(\d+)$")
 
 
@@ -102,7 +104,15 @@ def _section(line: str, name: str) -> str | None:
 def text_line_to_record(line: str) -> dict[str, Any]:
     """One line of the original text format as a HuggingFace-layout record.
 
-    A malformed line is a ``ValueError`` saying what is wrong (the reader adds file and line)."""
+    A malformed line is a ``ValueError`` saying what is wrong (the reader adds file and line),
+    a section tag seen twice too: two dialogues on one line (their line end lost) would
+    otherwise be read as the first alone."""
+    for tag in _TAGS:
+        if line.count(tag) > 1:
+            raise ValueError(
+                f"section tag {tag} appears {line.count(tag)} times: one dialogue per "
+                "line (was a line end lost?)"
+            )
     sections: dict[str, str] = {}
     for name in _SECTIONS:
         found = _section(line, name)
