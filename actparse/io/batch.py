@@ -107,6 +107,10 @@ def _grouped_items(items: Iterable[Item]) -> Iterator[Item]:
         if isinstance(unit, Group):
             raw = unit.rows if unit.raw is None else unit.raw
             yield Item(unit.source, unit.line, unit.format, raw=raw, error=unit.error)
+        elif unit.error is not None and isinstance(unit.raw, dict) and row_spec(unit.format):
+            # A row the reader found wrong (a CSV row with cells the header does not name):
+            # the rows as read, one, so keep mode writes it back as a row.
+            yield unit._replace(raw=[unit.raw])
         else:
             yield unit
 

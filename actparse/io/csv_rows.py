@@ -79,8 +79,15 @@ class _CountedLines:
         return line
 
 
-def iter_csv_rows(path: str | Path, fmt: str = "auto") -> Iterator[tuple[int, str, dict[str, Any]]]:
-    """``(line, format, record)`` for every row of a CSV file, the header being line 1."""
+def iter_csv_rows(
+    path: str | Path, fmt: str = "auto"
+) -> Iterator[tuple[int, str, dict[str, Any], str | None]]:
+    """``(line, format, record, error)`` for every row of a CSV file, the header being line 1.
+
+    ``error`` says what is wrong with a row that has more cells than the header names
+    (``None`` for a good row): the row is still there, its extra cells under
+    ``actparse_input``, so that keep mode writes it back with the error, the rows after it
+    read on."""
     try:
         bound = max_line_bytes()
         # A field may be as long as a line (csv's own default is 128 KiB).
@@ -94,10 +101,12 @@ def iter_csv_rows(path: str | Path, fmt: str = "auto") -> Iterator[tuple[int, st
             lines.start = None
             for row in reader:
                 line, lines.start = lines.start or lines.number, None
-                if None in row:
-                    raise InputError(
-                        f"{path}:{line}: {len(reader.fieldnames or ()) + len(row[None])} "
-                        f"fields, and the header names {len(reader.fieldnames or ())}"
+                error = None
+                extra = row.pop(None, None)
+                if extra is not None:
+                    named = len(reader.fieldnames or ())
+                    error = (
+                        f"{path}:{line}: {named + len(extra)} fields, and the header names {named}"
                     )
                 # A short row's missing cells are None (DictReader's restval): left as they are.
                 row = {k: v if v is None else unguard(v) for k, v in row.items()}
@@ -105,6 +114,8 @@ def iter_csv_rows(path: str | Path, fmt: str = "auto") -> Iterator[tuple[int, st
                     found = detect_at(row, f"{path}:{line}")
                     if found is None:
                         raise cannot_tell(str(path), line, row)
-                yield line, found, row
+                if extra is not None:
+                    row["actparse_input"] = extra
+                yield line, found, row, error
     except (csv.Error, UnicodeDecodeError, OSError, EOFError) as err:
         raise InputError(f"{path}: not a readable CSV file: {err}") from None

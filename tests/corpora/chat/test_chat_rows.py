@@ -170,3 +170,23 @@ def test_speakers_written_as_whole_floats_are_agent_numbers() -> None:
     record = {"turns": [{"agent": 0.0, "text": "hi"}, {"agent": 1.0, "text": "hello"}]}
     turns = actparse.label_record(record)["turns"]
     assert [t["actparse"]["coarse"] for t in turns] == ["greet", "greet"]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_csv_row_with_more_cells_than_the_header_is_kept_as_its_row(
+    tmp_path: Path, jobs: str
+) -> None:
+    table = tmp_path / "t.csv"
+    table.write_text(
+        "dialogue_id,speaker,text\nd1,a,hi\nd1,b,hello\nd2,a,x,extra,cells\nd3,a,yo\nd3,b,sup\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "o.jsonl"
+    code, output = _label(table, "--on-error", "keep", "--jobs", jobs, "-o", str(out))
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert code == 0 and len(rows) == 5  # one output row per input row
+    assert rows[2]["actparse_error"].endswith("t.csv:4: 5 fields, and the header names 3")
+    assert rows[2]["actparse_input"] == ["extra", "cells"] and rows[2]["text"] == "x"
+    assert all("actparse" in r for k, r in enumerate(rows) if k != 2)
+    code, output = _label(table)
+    assert code == 2 and "t.csv:4: 5 fields" in output
