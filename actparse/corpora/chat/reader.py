@@ -31,6 +31,7 @@ from actparse.models import Dialogue, Item, Listing, Party, Turn
 
 __all__ = [
     "CORPUS",
+    "cell_given",
     "dialogue_from_record",
     "parse_items",
     "parse_price",
@@ -40,6 +41,17 @@ __all__ = [
 CORPUS = "chat"
 #: Speakers written as these agent numbers keep them (a per-turn table actparse wrote).
 _AGENT_NUMBERS = {0: 0, 1: 1, "0": 0, "1": 1}
+
+
+def cell_given(value: Any) -> bool:
+    """Whether a cell holds a value: CSV has ``""`` and Parquet null or NaN where none is.
+
+    >>> [cell_given(v) for v in ("x", 0, "", "  ", None, float("nan"))]
+    [True, True, False, False, False, False]
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return False
+    return not (isinstance(value, float) and math.isnan(value))
 
 
 def parse_items(value: Any, what: str = "items") -> tuple[Item, ...]:

@@ -24,12 +24,11 @@ The reader of the corpus (:mod:`actparse.corpora.chat.reader`) ignores these col
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from actparse.corpora.chat.reader import parse_price
+from actparse.corpora.chat.reader import cell_given, parse_price
 from actparse.errors import InputError
 from actparse.io.fields import count_field
 from actparse.io.messages import json_kind
@@ -58,13 +57,6 @@ class References:
     given: bool = False
 
 
-def _given(value: Any) -> bool:
-    """Whether a cell holds a value (CSV has ``""`` and Parquet null or NaN where none is)."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return False
-    return not (isinstance(value, float) and math.isnan(value))
-
-
 def _coarse(value: Any, acts: Collection[str], what: str) -> str:
     if not isinstance(value, str):
         raise InputError(f"{what} must be the name of a coarse act, got {json_kind(value)}")
@@ -78,7 +70,7 @@ def _coarse(value: Any, acts: Collection[str], what: str) -> str:
 
 def _split_value(values: Sequence[tuple[str, Any]]) -> Any:
     """The one split value a dialogue gives, wherever it gives it (``None`` if nowhere)."""
-    given = [(where, v) for where, v in values if _given(v)]
+    given = [(where, v) for where, v in values if cell_given(v)]
     if not given:
         return None
     first_where, first = given[0]
@@ -174,11 +166,11 @@ def references(
         if not isinstance(turn, Mapping):
             continue  # the reader has said so already
         given = given or any(c in turn for c in COLUMNS)
-        if _given(turn.get(COARSE)):
+        if cell_given(turn.get(COARSE)):
             coarse[k] = _coarse(turn[COARSE], acts, f"turn {k}: {COARSE}")
         if PRICE in turn:
             value = turn[PRICE]
-            prices[k] = parse_price(value, f"turn {k}: {PRICE}") if _given(value) else None
+            prices[k] = parse_price(value, f"turn {k}: {PRICE}") if cell_given(value) else None
         splits.append((f"turn {k}", turn.get(SPLIT)))
     value = _split_value(splits)
     split = None if value is None else reference_split(value, dialogue)

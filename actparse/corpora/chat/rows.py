@@ -16,7 +16,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from actparse.corpora.chat.reader import parse_items, parse_price
+from actparse.corpora.chat.reader import cell_given, parse_items, parse_price
 from actparse.errors import InputError
 
 __all__ = ["CONTEXT", "group_rows", "rows_of", "turn_fields"]
@@ -25,16 +25,9 @@ __all__ = ["CONTEXT", "group_rows", "rows_of", "turn_fields"]
 CONTEXT = ("items", "listing_price")
 
 
-def _given(value: Any) -> bool:
-    """Whether a cell holds a value (CSV has ``""`` and Parquet null where none is)."""
-    if value is None or value == "":
-        return False
-    return not (isinstance(value, float) and math.isnan(value))
-
-
 def _turn_number(row: Mapping[str, Any], k: int, where: str) -> float:
     value: Any = row.get("turn")
-    if not _given(value):
+    if not cell_given(value):
         return float(k)
     try:
         number = float(value)
@@ -52,11 +45,11 @@ def _check_row(row: Mapping[str, Any], where: str) -> None:
     for column in ("dialogue_id", "text"):
         if column not in row:
             raise InputError(f"{where}: a turn table row needs a {column!r} column")
-    if not _given(row["dialogue_id"]):
+    if not cell_given(row["dialogue_id"]):
         # A made-up id (the row's position) would join rows the user did not join.
         raise InputError(f"{where}: the row's dialogue_id is empty")
     speaker = row.get("speaker", row.get("agent"))
-    if not _given(speaker):
+    if not cell_given(speaker):
         raise InputError(f"{where}: no speaker (a 'speaker' name or an 'agent' number)")
 
 
@@ -70,7 +63,7 @@ def _context(rows: Sequence[Mapping[str, Any]], where: Sequence[str], column: st
     first: tuple[int, Any, Any] | None = None
     for k, row in enumerate(rows):
         value = row.get(column)
-        if not _given(value):
+        if not cell_given(value):
             continue
         meaning = read(value, f"{where[k]}: {column}")
         if first is None:
@@ -113,7 +106,7 @@ def group_rows(
     for row, place in zip(rows, places):
         _check_row(row, place)
     numbers = [_turn_number(r, k, places[k]) for k, r in enumerate(rows)]
-    given = [k for k, r in enumerate(rows) if _given(r.get("turn"))]
+    given = [k for k, r in enumerate(rows) if cell_given(r.get("turn"))]
     seen: dict[float, int] = {}
     for k in given:
         first = seen.setdefault(numbers[k], k)
@@ -134,7 +127,7 @@ def group_rows(
     roles: dict[str, Any] = {}
     for k, row in enumerate(rows):
         role = row.get("role")
-        if _given(role):
+        if cell_given(role):
             speaker = str(row.get("speaker", row.get("agent")))
             if roles.setdefault(speaker, role) != role:
                 raise InputError(
