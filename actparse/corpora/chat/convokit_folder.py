@@ -41,11 +41,12 @@ import math
 import shutil
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from actparse.corpora.chat.writer import FIELD
 from actparse.errors import InputError
 from actparse.io.bounds import read_json
+from actparse.io.lines import decoded_lines, max_line_bytes, open_binary
 from actparse.io.messages import json_kind
 from actparse.io.sources import Piece
 
@@ -151,8 +152,14 @@ def _pieces(utterances: Path, conversations: Mapping[str, Any] | None) -> list[P
     name = str(utterances)
     groups: dict[str, list[tuple[int, dict[str, Any]]]] = {}
     bad: list[Piece] = []
-    with open(utterances, encoding="utf-8", errors="surrogateescape") as fh:
-        for number, text in enumerate(fh, start=1):
+    # Lines bounded as every input's are (--max-line-bytes): a longer one is an error in
+    # its place, skipped unread.
+    with open_binary(utterances) as stream:
+        for line in decoded_lines(stream, name):
+            number, text = line.number, line.text or ""
+            if line.error is not None:
+                bad.append(Piece(number, text=text.rstrip("\r\n") or None, error=line.error))
+                continue
             if not text.strip():
                 continue
             try:
@@ -297,16 +304,23 @@ def write_folder(source: Path, out: Path, labelled: Iterable[Mapping[str, Any]])
 
 
 def _write_utterances(source: Path, out: Path, marks: Mapping[int, tuple[str, Any]]) -> None:
-    # newline="": a line is written back with the very line ending it had.
+    # Bytes, line by line up to each newline byte, as the reader numbered them: a line is
+    # written back with the very line ending it had, one too long to read copied unread.
     unread: list[dict[str, Any]] = []
-    with (
-        open(source, encoding="utf-8", errors="surrogateescape", newline="") as fh,
-        open(out, "w", encoding="utf-8", errors="surrogateescape", newline="") as sink,
-    ):
-        for number, text in enumerate(fh, start=1):
+    bound = max_line_bytes()
+    with open(source, "rb") as fh, open(out, "wb") as sink:
+        number = 0
+        while data := fh.readline(bound + 1):
+            number += 1
+            if len(data) > bound and not data.endswith(b"\n"):
+                sink.write(data)
+                _copy_line_rest(fh, sink)
+                unread.append({"line": number, "error": f"{source}:{number}: line too long"})
+                continue
             mark = marks.get(number)
+            text = data.decode("utf-8", "surrogateescape")
             if mark is None:
-                sink.write(text)
+                sink.write(data)
                 if text.strip():
                     try:
                         _utterance(text, f"{source}:{number}")
@@ -317,10 +331,18 @@ def _write_utterances(source: Path, out: Path, marks: Mapping[int, tuple[str, An
             meta = utterance.get("meta")
             utterance["meta"] = {**(meta or {}), mark[0]: mark[1]}
             ending = text[len(text.rstrip("\r\n")) :]
-            sink.write(json.dumps(utterance) + ending)
+            sink.write((json.dumps(utterance) + ending).encode("utf-8", "surrogateescape"))
     if unread:
         text = "".join(json.dumps(entry) + "\n" for entry in unread)
         (out.parent / ERRORS).write_text(text, encoding="utf-8")
+
+
+def _copy_line_rest(fh: IO[bytes], sink: IO[bytes]) -> None:
+    """Copy the rest of the line under way, a megabyte at a time, never holding it whole."""
+    while data := fh.readline(1 << 20):
+        sink.write(data)
+        if data.endswith(b"\n"):
+            return
 
 
 def _write_index(source: Path, out: Path, keys: set[str]) -> None:

@@ -434,3 +434,46 @@ def test_an_utterance_line_field_is_kept_and_no_line_number_leaks(
 
 def _raw(corpus: Path) -> list[str]:
     return [t for t in (corpus / "utterances.jsonl").read_text().splitlines() if t.strip()]
+
+
+def _with_a_long_line(corpus: Path) -> int:
+    """Add an utterance line of 5,000 bytes to the copy; its line number."""
+    path = corpus / "utterances.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    long = {
+        "id": "long-1",
+        "conversation_id": "bike",
+        "speaker": "sam",
+        "reply_to": None,
+        "timestamp": 999,
+        "text": "x" * 5000,
+        "meta": {},
+    }
+    lines.insert(1, json.dumps(long) + "\n")
+    path.write_text("".join(lines), encoding="utf-8")
+    return 2
+
+
+def test_a_line_past_the_bound_stops_naming_it(corpus: Path, tmp_path: Path) -> None:
+    number = _with_a_long_line(corpus)
+    result = CliRunner().invoke(
+        app, ["label", str(corpus), "-o", str(tmp_path / "out"), "--max-line-bytes", "1000"]
+    )
+    assert result.exit_code == 2
+    assert f"utterances.jsonl:{number}: line longer than 1,000 bytes" in result.output
+
+
+def test_a_line_past_the_bound_is_copied_unread_in_keep_mode(corpus: Path, tmp_path: Path) -> None:
+    number = _with_a_long_line(corpus)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        app,
+        ["label", str(corpus), "-o", str(out), "--max-line-bytes", "1000", "--on-error", "keep"],
+    )
+    assert result.exit_code == 0, result.output
+    source = (corpus / "utterances.jsonl").read_bytes().splitlines()
+    written = (out / "utterances.jsonl").read_bytes().splitlines()
+    assert len(written) == len(source) and written[number - 1] == source[number - 1]
+    assert sum(b'"actparse"' in line for line in written) == len(source) - 1  # the others
+    errors = (out / "actparse_errors.jsonl").read_text(encoding="utf-8")
+    assert f'"line": {number}' in errors
