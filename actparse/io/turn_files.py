@@ -27,10 +27,11 @@ from actparse.io.batch import encode_line
 from actparse.io.csv_cells import guard, unguard
 from actparse.io.csv_rows import is_csv
 from actparse.io.destination import Destination
+from actparse.io.lines import decoded_lines, open_binary
 from actparse.io.messages import describe
 from actparse.io.output import open_output, to_stdout
 from actparse.io.parquet import BATCH_ROWS, is_parquet, require_pyarrow
-from actparse.io.records import InputError, open_text
+from actparse.io.records import InputError, parse_json_line
 from actparse.io.turns import COLUMNS, LABEL, TEXT, Row, column_names, iter_dialogue_rows
 
 __all__ = [
@@ -262,10 +263,13 @@ def read_turn_table(path: str | Path) -> Iterator[Row]:
                 row.update(zip(extras, map(unguard, fields[len(names) :])))
                 yield row
         return
-    with open_text(path) as fh:
-        for line in fh:
-            if line.strip():
-                yield json.loads(line)
+    # JSON lines, each bounded and parsed as every input line is (a table is an input).
+    with open_binary(path) as stream:
+        for line in decoded_lines(stream, str(path)):
+            if line.error is not None:
+                raise InputError(line.error)
+            if line.text and line.text.strip():
+                yield parse_json_line(line.text, str(path), line.number)
 
 
 class TableCounts(NamedTuple):
