@@ -241,12 +241,14 @@ def _lines_format(head: list[_Line], lines: Iterator[_Line], name: str) -> tuple
 
     seen_brace = False
     first: int | None = None
+    first_text = ""
     for line in candidates():
         if line.text is None:
             if seen_brace:
                 break
             raise InputError(line.error)
-        first = line.number if first is None else first
+        if first is None:
+            first, first_text = line.number, line.text
         seen_brace = seen_brace or line.text.lstrip().startswith("{")
         try:
             raw = json.loads(line.text)
@@ -260,6 +262,13 @@ def _lines_format(head: list[_Line], lines: Iterator[_Line], name: str) -> tuple
     if seen_brace or first is None:
         # Only broken objects, or nothing: the default format's reader names each line.
         return more, registry.default_format()
+    if first_text.count(",") and not first_text.lstrip().startswith(("[", "<")):
+        # A CSV table is told by its file name; piped in, it reads as broken JSON lines.
+        where = "standard input" if name == STDIN_NAME else "a file of another name"
+        raise InputError(
+            f"{name}:{first}: cannot tell the format: this looks like a CSV table, which "
+            f"actparse reads from a file named .csv (or .csv.gz), not from {where}"
+        )
     raise cannot_tell(name, first)
 
 

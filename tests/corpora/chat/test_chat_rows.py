@@ -190,3 +190,9 @@ def test_a_csv_row_with_more_cells_than_the_header_is_kept_as_its_row(
     assert all("actparse" in r for k, r in enumerate(rows) if k != 2)
     code, output = _label(table)
     assert code == 2 and "t.csv:4: 5 fields" in output
+
+
+def test_a_csv_table_piped_in_is_told_to_be_a_csv_file() -> None:
+    result = runner.invoke(app, ["label", "-"], input="dialogue_id,speaker,text\nd,a,hi\n")
+    assert result.exit_code == 2
+    assert "looks like a CSV table" in result.output and "standard input" in result.output
