@@ -69,19 +69,22 @@ class MissTurn:
 class Miss:
     """A dialogue we got wrong.
 
-    It holds where the dialogue is, what went wrong in one line, the turns that disagree, and
-    optionally the dialogue itself as lines to read them in."""
+    It holds where the dialogue is, what went wrong in one line, the turns that disagree,
+    optionally the dialogue itself as lines to read them in, and optionally what kind of miss
+    it is (a corpus' own word, such as a split corpus' ``no_text_proposal``)."""
 
     where: str
     summary: str
     turns: tuple[MissTurn, ...] = ()
     context: tuple[str, ...] = ()
+    kind: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON view."""
         out: dict[str, Any] = {
             "where": self.where,
             "summary": self.summary,
+            **({"kind": self.kind} if self.kind else {}),
             "turns": [t.to_dict() for t in self.turns],
         }
         if self.context:

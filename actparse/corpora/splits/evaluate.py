@@ -4,7 +4,8 @@ A dialogue that ends in agreement has a final split (the selection of Deal or No
 the accepted submission of CaSiNo); the score asks whether the last split proposed in
 text before that formal turn is the final split. :class:`SplitReport` collects the
 figures and, for every dialogue we got wrong, a readable
-:class:`~actparse.reports.Miss`.
+:class:`~actparse.reports.Miss` with its kind (:data:`MISS_KINDS`), counted under
+``final_split_misses_by_kind``.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from actparse.reports import Miss, MissTurn, Report
 
 __all__ = [
     "FORMAL_INTENTS",
+    "MISS_KINDS",
     "SplitReport",
     "describe_split",
     "is_text_proposal",
     "last_proposal",
+    "miss_kind",
     "render_dialogue",
 ]
 
@@ -30,6 +33,10 @@ __all__ = [
 FORMAL_INTENTS = frozenset({"select", "submit-deal", "accept-deal", "reject-deal", "walk-away"})
 #: How agents 0 and 1 are named in misses, unless the corpus names them.
 AGENTS = ("agent 0", "agent 1")
+#: The kinds of a missed final split: the final split is among our text proposals but
+#: another was chosen as final; there are text proposals and the final split is not
+#: among them; there is no text proposal before the formal deal (made in the form only).
+MISS_KINDS = ("wrong_proposal_final", "proposal_parsed_wrong", "no_text_proposal")
 
 
 def is_text_proposal(act: Act) -> bool:
@@ -45,6 +52,17 @@ def last_proposal(acts: Sequence[Act], before: int) -> Act | None:
         if is_text_proposal(act):
             return act
     return None
+
+
+def miss_kind(proposal: Act | None, found: int | None) -> str:
+    """The kind of a missed final split, one of :data:`MISS_KINDS`.
+
+    ``proposal`` is our last text proposal before the formal deal (``None``: there was
+    none) and ``found`` the turn of a text proposal equal to the final split (``None``:
+    none was)."""
+    if proposal is None:
+        return "no_text_proposal"
+    return "proposal_parsed_wrong" if found is None else "wrong_proposal_final"
 
 
 def describe_split(split: ItemSplit, agents: Sequence[str] = AGENTS) -> str:
@@ -183,7 +201,8 @@ class SplitReport(Report):
             f"final split {reference}; {ours_line}; "
             f"the final split appears among our proposals: {appears}"
         )
-        return Miss(where, summary, (turn,), render_dialogue(dialogue, acts, self.agents))
+        context = render_dialogue(dialogue, acts, self.agents)
+        return Miss(where, summary, (turn,), context, kind=miss_kind(proposal, found))
 
     def agent_names(self) -> tuple[str, str]:
         """The names the misses give agents 0 and 1."""
@@ -205,9 +224,15 @@ class SplitReport(Report):
             "agreed_dialogues": self.agreed,
             "final_split_accuracy": self._share(self.correct, self.agreed),
             "split_anywhere": self._share(self.anywhere, self.agreed),
+            "final_split_misses_by_kind": self.misses_by_kind(),
             "coarse_act_counts": dict(sorted(self.coarse_counts.items())),
             "intent_counts": dict(sorted(self.intent_counts.items())),
         }
+
+    def misses_by_kind(self) -> dict[str, int]:
+        """How many agreed dialogues we missed, by kind (each of :data:`MISS_KINDS`, zero too)."""
+        counts = Counter(miss.kind for _, miss in self._misses)
+        return {kind: counts[kind] for kind in MISS_KINDS}
 
     def misses(self, n: int | None = None) -> list[Miss]:
         """The dialogues we got wrong; those whose split we never found come first."""
