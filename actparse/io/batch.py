@@ -107,17 +107,20 @@ def _grouped_items(items: Iterable[Item]) -> Iterator[Item]:
         if isinstance(unit, Group):
             raw = unit.rows if unit.raw is None else unit.raw
             yield Item(unit.source, unit.line, unit.format, raw=raw, error=unit.error)
-        elif unit.error is not None and isinstance(unit.raw, dict) and row_spec(unit.format):
-            # A row the reader found wrong (a CSV row with cells the header does not name):
-            # the rows as read, one, so keep mode writes it back as a row.
-            yield unit._replace(raw=[unit.raw])
         else:
             yield unit
 
 
 def _item_row(item: Item) -> Row | None:
-    """An item as a row of a turn table (``None``: not a row, or a line not JSON)."""
-    if item.error is not None or row_spec(item.format) is None:
+    """An item as a row of a turn table (``None``: not a row, or a line not JSON).
+
+    A row the reader found wrong but could read (``raw`` a dict) is a row still, with
+    its error: it belongs to its dialogue, which it spoils whole."""
+    if row_spec(item.format) is None:
+        return None
+    if item.error is not None:
+        if isinstance(item.raw, dict):
+            return Row(item.source, item.line, item.format, item.raw, item.error)
         return None
     raw = item.raw
     if item.text is not None:

@@ -56,6 +56,9 @@ class Row(NamedTuple):
     line: int
     format: str
     raw: dict[str, Any]
+    #: What the reader found wrong with the row (a CSV row with cells the header does not
+    #: name): its dialogue is then written back as its rows, this the error.
+    error: str | None = None
 
 
 class Group(NamedTuple):
@@ -131,6 +134,11 @@ def _grouped(rows: Sequence[Row], key: Any, seen: dict[Any, int]) -> Group:
             "give each dialogue's rows one after the other (sort the table by dialogue_id, "
             "keeping the order of the turns)",
         )
+    unread = next((row.error for row in rows if row.error is not None), None)
+    if unread is not None:
+        # A row of the dialogue could not be read: labelled without it, the dialogue would
+        # lose a turn without a word.
+        return Group(first.source, first.line, first.format, None, raws, unread)
     spec = row_spec(first.format)
     assert spec is not None
     where = [f"{row.source}:{row.line}" for row in rows]

@@ -196,3 +196,21 @@ def test_a_csv_table_piped_in_is_told_to_be_a_csv_file() -> None:
     result = runner.invoke(app, ["label", "-"], input="dialogue_id,speaker,text\nd,a,hi\n")
     assert result.exit_code == 2
     assert "looks like a CSV table" in result.output and "standard input" in result.output
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_bad_row_inside_a_dialogue_spoils_the_dialogue_not_its_order(
+    tmp_path: Path, jobs: str
+) -> None:
+    # Labelled without its bad row, the dialogue would lose a turn without a word.
+    table = tmp_path / "t.csv"
+    table.write_text(
+        "dialogue_id,speaker,text\nd1,a,hi\nd1,b,hello,extra\nd1,a,how are you\nd2,a,yo\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "o.jsonl"
+    code, output = _label(table, "--on-error", "keep", "--jobs", jobs, "-o", str(out))
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert code == 0 and [r["text"] for r in rows] == ["hi", "hello", "how are you", "yo"]
+    assert all("t.csv:3: 4 fields" in r["actparse_error"] for r in rows[:3])
+    assert "actparse" in rows[3] and "1 of 2 dialogues" in output
