@@ -275,8 +275,11 @@ def to_frame(
     rows = iter_turn_rows(source, corpus=corpus, fmt=fmt, parsers=parsers, after=after, start=start)
     for count, row in enumerate(rows):
         for name, value in row.items():
-            # The input's own columns (a turn table's): null where a row lacks one.
-            columns.setdefault(name, [None] * count).append(value)
+            values = columns.get(name)
+            if values is None:
+                # An input's own column (a turn table's), null in the rows before it.
+                values = columns[name] = [None] * count
+            values.append(value)
         for values in columns.values():
             if len(values) <= count:
                 values.append(None)

@@ -52,7 +52,7 @@ from actparse.cli_options import (
     check_sample,
 )
 from actparse.cli_run import StdoutConsole, report_bug, run, stdin_is_data
-from actparse.errors import ActparseError
+from actparse.errors import ActparseError, OptionError
 from actparse.io.batch import Summary, label_path, usable_cpus
 from actparse.io.destination import Destination
 from actparse.io.lines import MAX_LINE_BYTES, line_limit
@@ -327,8 +327,12 @@ def eval_command(
                 typer.echo(json.dumps(report.to_json(), sort_keys=True))
             else:
                 print_report(report, StdoutConsole(), worst)
-            # Inside the try: a report may have no figure to check (an ActparseError).
-            score = None if min_agreement is None else report.headline_value()
+            score = report.headline_value()
+            if min_agreement is not None and score is None:
+                raise OptionError(
+                    f"--min-agreement checks {report.headline}, and "
+                    f"{report.headline_missing()}: give one to check a floor"
+                )
         except _RUN_ERRORS as exc:
             _fail(exc)
     if min_agreement is not None and score is not None and score < min_agreement:

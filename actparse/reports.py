@@ -156,9 +156,14 @@ class Report(ABC):
         (``None``: by role, or as agent 0 and 1)."""
         return None
 
-    def headline_value(self) -> float:
-        """The value of the headline figure."""
-        return float(self.summary()[self.headline])
+    def headline_missing(self) -> str:
+        """Why the headline figure has no value, when it has none (it counts nothing)."""
+        return f"no dialogue has {self.reference_wanted()}"
+
+    def headline_value(self) -> float | None:
+        """The value of the headline figure (``None``: it counts nothing, so there is none)."""
+        value = self.summary()[self.headline]
+        return None if value is None else float(value)
 
     def title(self) -> str:
         """The title of the figures table: the corpus as people write it."""

@@ -231,30 +231,9 @@ class ChatReport(Report):
         # A figure over nothing is no figure: null in JSON, "-" in the tables.
         return part / whole if whole else None
 
-    def headline_value(self) -> float:
-        """Coarse agreement, which ``--min-agreement`` checks.
-
-        An input with no ``reference_coarse`` has none: an error, not a 0 below every floor."""
-        if not self.coarse_turns:
-            raise InputError(
-                f"--min-agreement checks {self.headline}, and no turn has a "
-                f"{COLUMNS[0]}: give one per turn to check a floor"
-            )
-        return self.coarse_correct / self.coarse_turns
-
-    def to_json(self, worst: int | None = None) -> dict[str, Any]:
-        """The report as JSON, as every corpus gives it; a headline over nothing is null."""
-        if self.coarse_turns:
-            return super().to_json(worst)
-        figures = dict(self.figures())
-        figures.pop("corpus", None)
-        return {
-            "corpus": self.corpus,
-            "dialogues": figures.pop("dialogues"),
-            "headline": {"figure": self.headline, "value": None},
-            "figures": figures,
-            "misses": [m.to_dict() for m in self.misses(worst)],
-        }
+    def headline_missing(self) -> str:
+        """Coarse agreement counts the turns with a reference coarse act: here there are none."""
+        return f"no turn has a {COLUMNS[0]}"
 
     def recall(self) -> dict[str, float]:
         """For each reference coarse act, the share of its turns that get it from us."""

@@ -214,3 +214,15 @@ def test_a_bad_row_inside_a_dialogue_spoils_the_dialogue_not_its_order(
     assert code == 0 and [r["text"] for r in rows] == ["hi", "hello", "how are you", "yo"]
     assert all("t.csv:3: 4 fields" in r["actparse_error"] for r in rows[:3])
     assert "actparse" in rows[3] and "1 of 2 dialogues" in output
+
+
+def test_report_of_a_table_scored_on_prices_only_is_written(tmp_path: Path) -> None:
+    # Its headline (coarse agreement) counts nothing: no figure, not an error.
+    pytest.importorskip("plotly")
+    table = tmp_path / "prices.csv"
+    table.write_text(
+        "dialogue_id,speaker,text,reference_price\nd,ann,i can pay 50,50\n", encoding="utf-8"
+    )
+    result = runner.invoke(app, ["report", str(table), "-o", str(tmp_path / "r.html")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "r.html").stat().st_size > 0
