@@ -201,13 +201,33 @@ def load_json(text: str) -> Any:
 
     :class:`json.JSONDecodeError` (not JSON at all) passes through.
     """
-    depth_line = check_json(text)
-    if depth_line:
-        raise DocumentError(depth_line, _deep())
     try:
-        return json.loads(text, parse_int=_json_int, parse_float=_json_float)
+        value = json.loads(text, parse_int=_json_int, parse_float=_json_float)
     except _Refused as refused:
         raise DocumentError(_line_of(text, refused.literal), refused.problem) from None
+    except RecursionError:
+        value = _TOO_DEEP  # deeper than json reads: past the bound, which check_json places
+    # The text is scanned for its line only when the value is too deep: a scan of every
+    # document (the strategy lexicon is loaded by every worker) costs three parses.
+    if value is _TOO_DEEP or _too_deep(value):
+        raise DocumentError(check_json(text) or 1, _deep())
+    return value
+
+
+#: What :func:`load_json` holds for a text json could not read for its depth.
+_TOO_DEEP = object()
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether a parsed JSON value nests past :data:`MAX_DEPTH` (a walk, no recursion)."""
+    stack = [(value, 1)] if isinstance(value, dict | list) else []
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node
+        if depth > MAX_DEPTH:
+            return True
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return False
 
 
 def check_json(text: str) -> int:
