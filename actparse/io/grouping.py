@@ -15,7 +15,6 @@ after that dialogue's rows, so the dialogue is not cut in two.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, TypeVar
 
@@ -36,9 +35,11 @@ class RowSpec(NamedTuple):
     rows_of: Callable[[dict[str, Any]], list[dict[str, Any]]]
 
 
-@functools.cache
 def row_spec(fmt: str) -> RowSpec | None:
-    """The row functions of a format (``None``: its records are whole dialogues)."""
+    """The row functions of a format (``None``: its records are whole dialogues).
+
+    Asked of the registry each time (its lookups are cached there), so that a corpus
+    registered again is seen."""
     spec = registry.format_spec(fmt)
     if spec.row_key is None:
         return None
