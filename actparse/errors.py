@@ -18,7 +18,14 @@ every layer may raise its classes.
 
 from __future__ import annotations
 
-__all__ = ["ActparseError", "InputError", "OptionError", "PluginError", "RegistryError"]
+__all__ = [
+    "ActparseError",
+    "InputError",
+    "NothingToScore",
+    "OptionError",
+    "PluginError",
+    "RegistryError",
+]
 
 
 class ActparseError(Exception):
@@ -35,6 +42,13 @@ class InputError(ActparseError, ValueError):
     or of the wrong type). Raised by the readers, :func:`actparse.read_records` and the labelling
     calls; the message names the source, the line and the problem (the field, for a malformed
     record)."""
+
+
+class NothingToScore(InputError):
+    """Input with nothing an evaluation can score: no dialogues, or no reference acts.
+
+    ``actparse eval`` stops on it; the HTML report shows the acts without figures and says
+    why. Any other :class:`InputError` of an evaluation is an error for both."""
 
 
 class OptionError(ActparseError, ValueError):

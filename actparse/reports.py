@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from actparse import registry
 from actparse.engine.pipeline import pipeline
+from actparse.errors import NothingToScore
 from actparse.io.records import InputError, Record
 from actparse.io.timed import each_in_time
 from actparse.models import Dialogue
@@ -241,7 +242,7 @@ def evaluate_records(
     stream = iter(records)
     first = next(stream, None)
     if first is None:
-        raise InputError(f"{source}: no dialogues")
+        raise NothingToScore(f"{source}: no dialogues")
     name = first.corpus if corpus == "auto" else corpus
     spec = registry.get(name)
     if name != first.corpus:
@@ -256,7 +257,7 @@ def evaluate_records(
         report = evaluator(timed, parser)
     if report.scored_items() == 0:
         n = int(report.summary().get("dialogues", 0))
-        raise InputError(
+        raise NothingToScore(
             f"{source}: nothing to score: "
             + ("its one dialogue lacks" if n == 1 else f"none of its {n} dialogues has")
             + f" {report.reference_wanted()}; 'actparse label' labels them"

@@ -17,7 +17,7 @@ from typing import Any
 
 from actparse import registry
 from actparse.engine.pipeline import pipeline
-from actparse.io.deadline import RecordTimedOut
+from actparse.errors import NothingToScore
 from actparse.io.records import InputError, Record, read_records
 from actparse.io.timed import each_in_time
 from actparse.models import Act, Dialogue
@@ -125,9 +125,7 @@ def collect_input(
     data = InputData(str(path), corpus, spec.title, [])
     try:
         data.report = evaluate_records(records, str(path), parsers={corpus: recording})
-    except RecordTimedOut:
-        raise  # a record past its deadline is an error, as in label --on-error stop
-    except InputError as exc:
+    except NothingToScore as exc:
         # No reference to compare with (the Craigslist test split, a labelled file): the
         # report shows the acts without figures, and says why.
         data.no_evaluation = str(exc)

@@ -16,7 +16,8 @@ from typing import Any, ClassVar
 from actparse.corpora.craigslist.hf import NO_PRICE, float32
 from actparse.corpora.craigslist.parser import CORPUS
 from actparse.engine.pipeline import pipeline
-from actparse.io.records import InputError, Record
+from actparse.errors import NothingToScore
+from actparse.io.records import Record
 from actparse.models import SKIPPED, Act, Dialogue, ReferenceAct
 from actparse.registry import Parser
 from actparse.reports import Miss, MissTurn, Report, Table
@@ -260,7 +261,7 @@ def evaluate(records: Iterable[Record], parser: Parser | None = None) -> Craigsl
     for record in records:
         dialogue = record.dialogue()
         if dialogue.reference is None:
-            raise InputError(
+            raise NothingToScore(
                 f"{record.where}: no reference acts to compare with "
                 "(HF records need dialogue_acts; Cocoa events need metadata)"
             )

@@ -226,3 +226,15 @@ def test_report_of_a_table_scored_on_prices_only_is_written(tmp_path: Path) -> N
     result = runner.invoke(app, ["report", str(table), "-o", str(tmp_path / "r.html")])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "r.html").stat().st_size > 0
+
+
+def test_report_stops_on_a_reference_it_cannot_read_as_eval_does(tmp_path: Path) -> None:
+    # Only "nothing to score" is a report without figures; a bad reference is an error.
+    pytest.importorskip("plotly")
+    table = tmp_path / "soon.csv"
+    table.write_text(
+        "dialogue_id,speaker,text,reference_price\nd,ann,i can pay 50,soon\n", encoding="utf-8"
+    )
+    for command in (["eval", str(table)], ["report", str(table), "-o", str(tmp_path / "r.html")]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2 and "reference_price must be a number" in result.output
