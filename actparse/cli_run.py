@@ -65,6 +65,7 @@ def run() -> Iterator[None]:
     closing = [False]
     lock = threading.Lock()
     hook = sys.unraisablehook
+    main = threading.main_thread().ident
 
     def unwind(signum: int, _frame: object) -> None:
         # A second signal must not interrupt the cleanup. It is let pass here rather than
@@ -75,9 +76,10 @@ def run() -> Iterator[None]:
             raise _Signalled(signum)
 
     def deliver(signum: int) -> None:
+        # A real signal, not interrupt_main: it also breaks a blocked read (a pipe).
         with lock:
-            if not closing[0]:
-                _thread.interrupt_main(signal.Signals(signum))
+            if not closing[0] and main is not None:
+                signal.pthread_kill(main, signum)
 
     def swallowed(unraisable: Any) -> None:
         # The signal landed in a finalizer (a __del__ the garbage collector runs), which
@@ -100,6 +102,7 @@ def run() -> Iterator[None]:
         yield
         sys.stdout.flush()  # a closed pipe shows here at the latest, not at exit
         if pending:
+            fired.append(pending[0])  # so that its delivery, if it lands now, passes
             raise _Signalled(pending[0])
     except BrokenPipeError:
         silence_stdout()
