@@ -83,8 +83,8 @@ def iter_items(path: str | Path, fmt: str = "auto") -> Iterator[Item]:
     if is_parquet(path) or is_csv(path):
         rows = iter_parquet_rows(path) if is_parquet(path) else iter_csv_rows(path, fmt)
         items: Iterator[Item] = (
-            Item(str(path), row[0], row[1] if fmt == "auto" else fmt, raw=row[2], error=_error(row))
-            for row in rows
+            Item(str(path), number, row_format if fmt == "auto" else fmt, raw=raw, error=error)
+            for number, row_format, raw, error in rows
         )
         yield from _grouped_items(items)
         return
@@ -94,12 +94,6 @@ def iter_items(path: str | Path, fmt: str = "auto") -> Iterator[Item]:
             for piece in source.pieces
         )
         yield from (items if row_spec(source.format) is None else _grouped_items(items))
-
-
-def _error(row: tuple[object, ...]) -> str | None:
-    """The reader's problem with a row (a Parquet value Python cannot hold), if any."""
-    error = row[3] if len(row) > 3 else None
-    return error if isinstance(error, str) else None
 
 
 def _grouped_items(items: Iterable[Item]) -> Iterator[Item]:

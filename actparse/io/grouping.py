@@ -77,11 +77,6 @@ class Group(NamedTuple):
     rows: list[dict[str, Any]]
     error: str | None = None
 
-    @property
-    def lines(self) -> int:
-        """How many rows the dialogue has."""
-        return len(self.rows)
-
 
 def group_units(units: Iterable[U], row_of: Callable[[U], Row | None]) -> Iterator[U | Group]:
     """The units with each dialogue's adjacent rows made one :class:`Group`, in input order.

@@ -10,12 +10,11 @@ which also says how a record of each format becomes a
 
 from __future__ import annotations
 
-import gzip
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from actparse import registry
 from actparse.errors import InputError
@@ -33,7 +32,6 @@ __all__ = [
     "detect_format",
     "format_of_record",
     "group_records",
-    "open_text",
     "parse_json_line",
     "parse_text_line",
     "piece_record",
@@ -84,16 +82,6 @@ def format_of_record(raw: Any) -> str | None:
     return detect_at(raw, "record")
 
 
-def open_text(path: str | Path) -> IO[str]:
-    """Open a text file for a quick look, decompressing ``.gz`` on the fly.
-
-    The quick look is counting lines. A byte that is not UTF-8 reads as U+FFFD (records are read by
-    :func:`~actparse.io.sources.open_source`, which reports it)."""
-    if str(path).endswith(".gz"):
-        return gzip.open(path, "rt", encoding="utf-8", errors="replace")
-    return open(path, encoding="utf-8", errors="replace")
-
-
 def detect_format(path: str | Path) -> str:
     """The format of a file, from its first records (a JSON list is loaded whole)."""
     with open_source(path) as source:
@@ -139,10 +127,10 @@ def _ungrouped(path: str | Path, fmt: str) -> Iterator[Record]:
     """The records of a file as read, a turn table's rows one by one."""
     if is_parquet(path) or is_csv(path):
         rows = iter_parquet_rows(path) if is_parquet(path) else iter_csv_rows(path, fmt)
-        for row in rows:
-            if len(row) > 3 and row[3] is not None:
-                raise InputError(row[3])
-            yield Record(row[2], row[1] if fmt == "auto" else fmt, str(path), row[0])
+        for number, row_format, raw, error in rows:
+            if error is not None:
+                raise InputError(error)
+            yield Record(raw, row_format if fmt == "auto" else fmt, str(path), number)
         return
     with open_source(path, fmt) as source:
         for piece in source.pieces:

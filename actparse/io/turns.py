@@ -305,7 +305,7 @@ def _check_no_clash(fields: Sequence[Mapping[str, Any]], record: Record) -> None
     """
     for row in fields[:1]:  # a dialogue's rows share their columns
         clash = sorted(_ACT_COLUMNS.intersection(row))
-        if clash and not _NOT_EXTRA.difference({"actparse"}) <= row.keys():
+        if clash and not _NOT_EXTRA.difference({"actparse"}).issubset(row):
             raise InputError(
                 f"{record.where}: the input's column{'s' if len(clash) > 1 else ''} "
                 f"{', '.join(clash)} would be replaced by actparse's column"
