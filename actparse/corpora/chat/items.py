@@ -41,6 +41,7 @@ from actparse.corpora.splits.lexicon import (
     SplitLexicon,
     parse_split_lexicon,
 )
+from actparse.corpora.splits.lexicon import _document as _lexicon_document
 from actparse.corpora.splits.tokens import tokenize as split_tokenize
 from actparse.engine.folders import corpus_file
 from actparse.engine.rulefiles import LINE, RuleError, check_keys, load_file, where
@@ -297,7 +298,9 @@ def _clipped_forms(name: str, rules: ItemWordRules, taken: set[str]) -> list[str
 
 
 def _shared_document() -> tuple[Any, str]:
-    return load_file(None, LEXICON_FILE, lambda doc, source: (doc, source))
+    # The splits corpus' own parse step: one function, so ``load_file``'s cache (keyed on
+    # the file and the parse step) reads the shared lexicon once per process.
+    return load_file(None, LEXICON_FILE, _lexicon_document)
 
 
 @functools.cache

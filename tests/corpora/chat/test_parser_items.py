@@ -200,3 +200,22 @@ def test_a_clipped_compound_names_it_only_with_a_count() -> None:
     lexicon = item_lexicon(("food", "water", "firewood"))
     assert lexicon.item_words["fire"] == 2 and "fire" in lexicon.weak_words
     assert item_lexicon(("firewood", "fire")).item_words["fire"] == 1
+
+
+def test_the_shared_lexicon_file_is_read_once_for_any_number_of_item_sets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from actparse.engine import rulefiles
+
+    reads: list[object] = []
+    real = rulefiles.read_document
+
+    def counting(path: object) -> object:
+        reads.append(path)
+        return real(path)  # type: ignore[arg-type]
+
+    item_lexicon(("moonfruit", "sky-rope"))
+    monkeypatch.setattr(rulefiles, "read_document", counting)
+    item_lexicon(("quill", "lantern", "parchment"))
+    item_lexicon(("ember", "sail"))
+    assert [p for p in reads if "lexicon.yaml" in str(p)] == []
