@@ -161,7 +161,7 @@ class ChatParser:
         )
         items = dialogue.parties[0].items
         names = tuple(i.name for i in items)
-        splitter = split_parser(names, self.noun_kind) if items and two else None
+        splitter = split_parser(names, self.noun_kind, self.rules) if items and two else None
         return _Context(
             dialogue,
             listing,

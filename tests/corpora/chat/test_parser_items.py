@@ -11,9 +11,11 @@ from actparse.corpora.chat.items import (
     load_item_word_rules,
     near_spellings,
 )
-from actparse.corpora.chat.parser import speakers_note
+from actparse.corpora.chat.parser import ChatParser, speakers_note
 from actparse.corpora.chat.reader import dialogue_from_record
+from actparse.engine.folders import corpus_tag_rules
 from actparse.engine.pipeline import pipeline
+from actparse.engine.tags import Rule, RuleSet
 
 RULES = load_item_word_rules()
 PLURAL_CASES = [
@@ -219,3 +221,24 @@ def test_the_shared_lexicon_file_is_read_once_for_any_number_of_item_sets(
     item_lexicon(("quill", "lantern", "parchment"))
     item_lexicon(("ember", "sail"))
     assert [p for p in reads if "lexicon.yaml" in str(p)] == []
+
+
+def test_a_parsers_own_rules_reach_the_split_loop() -> None:
+    zork = Rule(name="zork-refuses", tag="disagree", match="text-search", values=(r"\bzork\b",))
+    custom = RuleSet((*corpus_tag_rules("chat").rules, zork))
+    record = {
+        "turns": [
+            {"speaker": "a", "text": "i want the hats and you get the ball"},
+            {"speaker": "b", "text": "zork"},
+        ],
+        "items": {"hat": 2, "ball": 1},
+    }
+    dialogue = dialogue_from_record(record)
+    shipped = pipeline("chat").parse(dialogue)
+    assert "disagree" not in shipped[1].tags
+    parser = ChatParser(rules=custom)
+    # The split loop's own tags (the act's reasons) come from the parser's rule set.
+    acts = pipeline("chat", parser).parse(dialogue)
+    assert acts[1].coarse == "disagree" and "disagree" in acts[1].tags
+    splitter = parser._context(dialogue).splitter
+    assert splitter is not None and splitter.rules is custom
