@@ -214,8 +214,10 @@ class ChatParser:
             for m in found
         )
         readers = [i for a, i in state.last_intent.items() if a != writer]
+        # A message the split loop read keeps its tags: each message is tagged once.
+        tags = ctx.deal.tags if split_act is not None else self.tags(turn.text)
         view = ChatView(
-            tags=self.tags(turn.text),
+            tags=tags,
             split_intent=split_act.intent if split_act is not None else None,
             names_items=ctx.deal.names_items if split_act is not None else False,
             price_types=frozenset(m.type for m in mentions if m.type),

@@ -27,9 +27,11 @@ __all__ = ["ChatDealState", "ChatSplitParser", "split_parser"]
 
 @dataclass
 class ChatDealState(DealState):
-    """The deal state, and whether the message just parsed names an item."""
+    """The deal state, and whether the message just parsed names an item, and its tags."""
 
     names_items: bool = False
+    #: The rule tags of the message just parsed, so the chat parser tags it once.
+    tags: frozenset[str] = frozenset()
 
 
 class ChatSplitParser(SplitDialogueParser):
@@ -61,6 +63,7 @@ class ChatSplitParser(SplitDialogueParser):
         parsed, tags = super().parse_message(text, writer, totals, state)
         if isinstance(state, ChatDealState):
             state.names_items = parsed.names_items
+            state.tags = tags
         return parsed, tags
 
 

@@ -242,3 +242,27 @@ def test_a_parsers_own_rules_reach_the_split_loop() -> None:
     assert acts[1].coarse == "disagree" and "disagree" in acts[1].tags
     splitter = parser._context(dialogue).splitter
     assert splitter is not None and splitter.rules is custom
+
+
+def test_each_message_of_an_item_dialogue_is_tagged_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    record = {
+        "turns": [
+            {"speaker": "a", "text": "i want the hats and you get the ball"},
+            {"speaker": "b", "text": "no , i need a hat"},
+            {"speaker": "a", "text": "ok deal"},
+        ],
+        "items": {"hat": 2, "ball": 1},
+    }
+    dialogue = dialogue_from_record(record)
+    parser = ChatParser()
+    expected = [a.coarse for a in pipeline("chat", parser).parse(dialogue)]
+    calls: list[str] = []
+    real = RuleSet.tags
+
+    def counting(self: RuleSet, *args: object, **kwargs: object) -> object:
+        calls.append(str(args[1]))
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(RuleSet, "tags", counting)
+    assert [a.coarse for a in pipeline("chat", parser).parse(dialogue)] == expected
+    assert len(calls) == len(record["turns"])
