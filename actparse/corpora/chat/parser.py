@@ -147,7 +147,7 @@ class ChatParser:
         first: dict[int, float] = {}
         marked_only = bool(dialogue.parties[0].items) and listing.price is None
         for turn in dialogue.turns:
-            mentions = self.prices.find(turn.text, listing, marked_only)[1] if turn.text else []
+            mentions = self.prices.find(turn.text, listing, marked_only) if turn.text else []
             found.append(mentions)
             if mentions and turn.agent not in first:
                 first[turn.agent] = mentions[0].value

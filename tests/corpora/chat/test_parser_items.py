@@ -266,3 +266,24 @@ def test_each_message_of_an_item_dialogue_is_tagged_once(monkeypatch: pytest.Mon
     monkeypatch.setattr(RuleSet, "tags", counting)
     assert [a.coarse for a in pipeline("chat", parser).parse(dialogue)] == expected
     assert len(calls) == len(record["turns"])
+
+
+def test_counts_are_not_searched_for_prices_in_an_item_dialogue(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from actparse.corpora.chat.prices import PriceTracker
+
+    tracker = PriceTracker()
+    listing = PriceTracker.listing(dialogue_from_record({"turns": [], "items": {"hat": 2}}))
+    searched: list[object] = []
+    real = tracker.finder.find
+
+    def counting(*args: object) -> object:
+        searched.append(args)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tracker.finder, "find", counting)
+    assert tracker.find("i want 2 hats and 1 ball", listing, marked_only=True) == []
+    assert searched == []
+    assert [m.value for m in tracker.find("2 hats for 20 euros", listing, True)] == [20.0]
+    assert [m.value for m in tracker.find("2 hats for $20", listing, True)] == [20.0]
