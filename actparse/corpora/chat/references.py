@@ -23,12 +23,11 @@ The reader of the corpus (:mod:`actparse.corpora.chat.reader`) ignores these col
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from actparse.corpora.chat.reader import cell_given, parse_price
+from actparse.corpora.chat.reader import cell_given, json_cell, parse_price
 from actparse.errors import InputError
 from actparse.io.fields import count_field
 from actparse.io.messages import json_kind
@@ -86,10 +85,7 @@ def _split_value(values: Sequence[tuple[str, Any]]) -> Any:
 def _shares(value: Any, speakers: Sequence[str], what: str) -> dict[str, dict[str, int]]:
     """Each speaker's share of a reference split, checked against the dialogue's speakers."""
     if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError as err:
-            raise InputError(f"{what}: not a valid JSON object: {err.msg}") from None
+        value = json_cell(value, what)
     if not isinstance(value, Mapping):
         raise InputError(
             f"{what} must map each speaker to the items they get, got {json_kind(value)}"

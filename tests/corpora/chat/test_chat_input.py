@@ -284,3 +284,25 @@ def test_write_turn_table_with_no_rows_has_the_columns(tmp_path: Path) -> None:
     out = tmp_path / "empty.csv"
     assert write_turn_table([], out) == 0
     assert out.read_text().strip() == ",".join(column_names())
+
+
+_DEEP = "[" * 150 + "]" * 150
+_LONG = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "message"),
+    [
+        ("items", '{"hat": ' + _DEEP + "}", r"items: nested more than 100 deep"),
+        ("items", '{"hat": ' + _LONG + "}", r"items: holds an integer of more than 4,300"),
+        ("roles", '{"a": ' + _DEEP + "}", r"roles: nested more than 100 deep"),
+        ("roles", '{"a": ' + _LONG + "}", r"roles: holds an integer of more than 4,300"),
+        ("roles", "{a: buyer}", r"roles must map speakers to roles, got '\{a: buyer\}'"),
+    ],
+)
+def test_json_text_in_a_cell_is_read_within_the_bounds(field: str, text: str, message: str) -> None:
+    from actparse.corpora.chat.reader import dialogue_from_record
+
+    record = {"turns": [{"speaker": "a", "text": "hi"}, {"speaker": "b", "text": "hi"}]}
+    with pytest.raises(InputError, match=message):
+        dialogue_from_record({**record, field: text})
