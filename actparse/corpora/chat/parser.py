@@ -29,7 +29,7 @@ from actparse.corpora.chat.intents import (
 from actparse.corpora.chat.items import message_tokens
 from actparse.corpora.chat.kinds import KINDS
 from actparse.corpora.chat.prices import PriceTracker, proposed_price, writer_roles
-from actparse.corpora.chat.reader import CORPUS
+from actparse.corpora.chat.reader import CORPUS, speakers
 from actparse.corpora.chat.splitting import ChatDealState, ChatSplitParser, split_parser
 from actparse.corpora.craigslist.linking import ListingContext
 from actparse.engine.acts import ActSpace, load_act_space
@@ -151,11 +151,9 @@ class ChatParser:
             found.append(mentions)
             if mentions and turn.agent not in first:
                 first[turn.agent] = mentions[0].value
-        speakers = len(
-            (dialogue.outcome or {}).get("speakers") or {t.agent for t in dialogue.turns}
-        )
+        count = len(speakers(dialogue))
         declared = [p.role for p in dialogue.parties]
-        two = speakers == 2
+        two = count == 2
         roles = writer_roles(
             declared, first if two else {}, list(first) if two else [], listing.price
         )
@@ -169,7 +167,7 @@ class ChatParser:
             found,
             splitter,
             [i.count for i in items],
-            note=None if two else speakers_note(speakers),
+            note=None if two else speakers_note(count),
         )
 
     def _acts(self, dialogue: Dialogue) -> list[Act]:

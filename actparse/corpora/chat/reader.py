@@ -87,6 +87,21 @@ def parse_items(value: Any, what: str = "items") -> tuple[Item, ...]:
     return tuple(items)
 
 
+def speakers(dialogue: Dialogue) -> list[str]:
+    """The speakers' names by agent number, as the reader records them.
+
+    A dialogue built otherwise (no ``outcome["speakers"]``) names its agents by number,
+    ``"0"`` up to the highest agent of its turns.
+
+    >>> speakers(dialogue_from_record({"turns": [{"speaker": "ann", "text": "hi"}]}))
+    ['ann']
+    """
+    named = (dialogue.outcome or {}).get("speakers")
+    if named is not None:
+        return [str(s) for s in named]
+    return [str(a) for a in range(max((t.agent for t in dialogue.turns), default=-1) + 1)]
+
+
 def json_cell(text: str, what: str, invalid: str | None = None) -> Any:
     """The JSON value of a cell's text, read within the records' bounds (nesting, digits).
 

@@ -306,3 +306,16 @@ def test_json_text_in_a_cell_is_read_within_the_bounds(field: str, text: str, me
     record = {"turns": [{"speaker": "a", "text": "hi"}, {"speaker": "b", "text": "hi"}]}
     with pytest.raises(InputError, match=message):
         dialogue_from_record({**record, field: text})
+
+
+def test_speakers_are_the_recorded_names_else_the_agent_numbers() -> None:
+    import dataclasses
+
+    from actparse.corpora.chat.reader import dialogue_from_record, speakers
+
+    turns = [{"speaker": "ann", "text": "hi"}, {"speaker": "bob", "text": "hi"}]
+    dialogue = dialogue_from_record({"turns": turns})
+    assert speakers(dialogue) == ["ann", "bob"]
+    assert speakers(dataclasses.replace(dialogue, outcome=None)) == ["0", "1"]
+    one = dialogue_from_record({"turns": turns[:1]})
+    assert speakers(dataclasses.replace(one, outcome=None)) == ["0"]
