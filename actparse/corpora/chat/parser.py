@@ -29,7 +29,7 @@ from actparse.corpora.chat.intents import (
 from actparse.corpora.chat.items import message_tokens
 from actparse.corpora.chat.kinds import KINDS
 from actparse.corpora.chat.prices import PriceTracker, proposed_price, writer_roles
-from actparse.corpora.chat.reader import CORPUS, speakers
+from actparse.corpora.chat.reader import CORPUS, SPLITS_OFF, speakers
 from actparse.corpora.chat.splitting import ChatDealState, ChatSplitParser, split_parser
 from actparse.corpora.craigslist.linking import ListingContext
 from actparse.engine.acts import ActSpace, load_act_space
@@ -55,7 +55,7 @@ def speakers_note(n: int) -> str:
     >>> speakers_note(3)
     'splits-off:3-speakers'
     """
-    return f"splits-off:{n}-speakers"
+    return f"{SPLITS_OFF}{n}-speakers"
 
 
 @dataclass

@@ -87,6 +87,11 @@ def parse_items(value: Any, what: str = "items") -> tuple[Item, ...]:
     return tuple(items)
 
 
+#: The prefix of the tag the parser puts on every act of a dialogue without exactly two
+#: speakers (``parser.speakers_note``), which the writer looks for: one spelling for both.
+SPLITS_OFF = "splits-off:"
+
+
 def speakers(dialogue: Dialogue) -> list[str]:
     """The speakers' names by agent number, as the reader records them.
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from actparse.corpora.chat.reader import speakers
+from actparse.corpora.chat.reader import SPLITS_OFF, speakers
 from actparse.corpora.chat.rows import rows_of
 from actparse.models import Act, Dialogue
 
@@ -18,8 +18,6 @@ __all__ = ["FIELD", "SPLITS_OFF", "act_fields", "write_nested", "write_rows"]
 
 #: The field every turn gets.
 FIELD = "actparse"
-#: How the parser tags every act of a dialogue without exactly two speakers.
-SPLITS_OFF = "splits-off:"
 
 
 def act_fields(act: Act, dialogue: Dialogue) -> dict[str, Any]:
