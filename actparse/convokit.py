@@ -34,7 +34,7 @@ except ImportError as err:  # pragma: no cover - the message is the point
     ) from err
 
 from actparse.corpora.chat.convokit_folder import conversation_record
-from actparse.corpora.chat.reader import dialogue_from_record
+from actparse.corpora.chat.reader import CORPUS, dialogue_from_record
 from actparse.corpora.chat.writer import FIELD, act_fields
 from actparse.engine.pipeline import pipeline
 from actparse.registry import Parser
@@ -49,6 +49,8 @@ class ActparseTransformer(Transformer):  # type: ignore[misc]
         """``parser``: another parser for the chat corpus (default: the shipped one)."""
         self.parser = parser
         self.field = field
+        # Built once: every conversation is a dialogue of the chat corpus.
+        self._pipeline = pipeline(CORPUS, parser)
 
     def fit(self, corpus: Corpus, y: Any = None, **kwargs: Any) -> ActparseTransformer:
         """Nothing to learn: the acts come from rules."""
@@ -74,7 +76,7 @@ class ActparseTransformer(Transformer):  # type: ignore[misc]
             ]
             record = conversation_record(convo.id, turns, dict(convo.meta))
             dialogue = dialogue_from_record(record)
-            acts = pipeline(dialogue.corpus, self.parser).parse(dialogue)
+            acts = self._pipeline.parse(dialogue)
             by_id = {u.id: u for u in utterances}
             for turn, act in zip(record["turns"], acts):
                 by_id[turn["id"]].meta[self.field] = act_fields(act, dialogue)

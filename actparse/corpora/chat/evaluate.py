@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from actparse.corpora.chat.reader import CORPUS
+from actparse.corpora.chat.reader import CORPUS, speakers
 from actparse.corpora.chat.references import COLUMNS, References, references
 from actparse.corpora.splits.evaluate import describe_split, last_proposal
 from actparse.engine.pipeline import pipeline
@@ -61,9 +61,8 @@ def _price(price: float | None) -> str:
 
 def _speakers(dialogue: Dialogue) -> list[str]:
     """The speakers' names by agent number (``agent 2`` where a name is missing or a number)."""
-    speakers = [str(s) for s in (dialogue.outcome or {}).get("speakers", [])]
     # "0 food 2" would read as counts: a speaker written as a number is named as an agent.
-    names = [f"agent {s}" if s.isdigit() else s for s in speakers]
+    names = [f"agent {s}" if s.isdigit() else s for s in speakers(dialogue)]
     top = max((t.agent for t in dialogue.turns), default=1)
     return names + [f"agent {a}" for a in range(len(names), max(top + 1, 2))]
 

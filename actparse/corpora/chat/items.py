@@ -41,6 +41,7 @@ from actparse.corpora.splits.lexicon import (
     SplitLexicon,
     parse_split_lexicon,
 )
+from actparse.corpora.splits.lexicon import _document as _lexicon_document
 from actparse.corpora.splits.tokens import tokenize as split_tokenize
 from actparse.engine.folders import corpus_file
 from actparse.engine.rulefiles import LINE, RuleError, check_keys, load_file, where
@@ -91,8 +92,7 @@ class ItemWordRules:
     #: The length from which a name has near-spellings, by edit (an edit may give its
     #: own: a doubled letter written once is a slip of short names too).
     min_length: Mapping[str, int]
-    edits: tuple[str, ...]
-    #: The edit rules with their examples (name -> {word: near-spelling}).
+    #: The edit rules with their examples (name -> {word: near-spelling}), in file order.
     edit_examples: Mapping[str, Mapping[str, str]]
     #: The split parser's settings and contractions (``splits.yaml`` without these rules):
     #: those of count nouns.
@@ -101,6 +101,11 @@ class ItemWordRules:
     kinds: NounKinds
     #: The rule that names a compound by its mass-noun head (:mod:`.kinds`).
     compounds: CompoundHeads
+
+    @property
+    def edits(self) -> tuple[str, ...]:
+        """The names of the edit rules, in file order (the keys of ``edit_examples``)."""
+        return tuple(self.edit_examples)
 
     def settings_of(self, kind: str) -> dict[str, Any]:
         """The split parser's settings for an item set of ``kind`` (``count`` or ``mass``)."""
@@ -159,9 +164,7 @@ def _length(value: Any, at: str) -> int:
     return value
 
 
-def _near_rules(
-    doc: Any, source: str
-) -> tuple[dict[str, int], tuple[str, ...], dict[str, dict[str, str]]]:
+def _near_rules(doc: Any, source: str) -> tuple[dict[str, int], dict[str, dict[str, str]]]:
     at = where(source, doc)
     check_keys(doc, {"min_length", "edits"}, at, "near_spellings", required=("min_length", "edits"))
     default = _length(doc["min_length"], at)
@@ -176,19 +179,19 @@ def _near_rules(
             raise RuleError(f"{edit_at}: unknown edit {raw['name']!r}; one of {list(EDITS)}")
         edits[str(raw["name"])] = _pairs(raw.get("examples", {}), edit_at, "examples")
         lengths[str(raw["name"])] = _length(raw.get("min_length", default), edit_at)
-    return lengths, tuple(edits), edits
+    return lengths, edits
 
 
 def _parse_rules(doc: Any, source: str) -> ItemWordRules:
     doc = check_keys(doc, _OWN_KEYS, f"{source}:1", "the chat split rules")
     if "items" in doc:
         raise RuleError(f"{source}: the chat corpus declares no items: each dialogue does")
-    min_length, edits, examples = _near_rules(doc.get("near_spellings"), source)
+    min_length, examples = _near_rules(doc.get("near_spellings"), source)
     settings = {k: doc[k] for k in (*_SETTING_KEYS, "contractions") if k in doc}
     kinds = parse_noun_kinds(doc.get("mass_nouns"), source, _SETTING_KEYS[1:])
     compounds = parse_compound_heads(doc.get("compound_heads"), source, kinds.mass_nouns)
     plurals = _plural_rules(doc.get("plurals"), source)
-    return ItemWordRules(plurals, min_length, edits, examples, settings, kinds, compounds)
+    return ItemWordRules(plurals, min_length, examples, settings, kinds, compounds)
 
 
 @functools.cache
@@ -266,9 +269,11 @@ def item_words(
         for word in words if edits else ():
             found |= near_spellings(word, edits)
         near.append(sorted(found - taken))
+    # Each item's words as one set, built once: a word's count is how many items make it.
+    item_sets = [set(e) | set(n) for e, n in zip(exact, near)]
     counts: dict[str, int] = {}
-    for word in {w for ws in exact for w in ws} | {w for ws in near for w in ws}:
-        counts[word] = sum(word in set(e) | set(n) for e, n in zip(exact, near))
+    for word in set().union(*item_sets):
+        counts[word] = sum(word in words for words in item_sets)
     shared = {w for w, c in counts.items() if c > 1}
     head_counts = Counter(w for ws in heads for w in ws)
     clipped = [
@@ -297,7 +302,9 @@ def _clipped_forms(name: str, rules: ItemWordRules, taken: set[str]) -> list[str
 
 
 def _shared_document() -> tuple[Any, str]:
-    return load_file(None, LEXICON_FILE, lambda doc, source: (doc, source))
+    # The splits corpus' own parse step: one function, so ``load_file``'s cache (keyed on
+    # the file and the parse step) reads the shared lexicon once per process.
+    return load_file(None, LEXICON_FILE, _lexicon_document)
 
 
 @functools.cache
@@ -327,9 +334,11 @@ def message_tokens(text: str) -> tuple[str, ...]:
     return split_tokenize(text, base_lexicon())
 
 
-@functools.lru_cache(maxsize=256)
 def item_lexicon(names: tuple[str, ...], kind: str | None = None) -> SplitLexicon:
-    """The split lexicon of one set of declared item names, built once per set and kind.
+    """The split lexicon of one set of declared item names and kind.
+
+    Built anew on each call: :func:`.splitting.split_parser`, its caller, keeps one parser
+    (and so one lexicon) per set of names, kind and rules.
 
     ``kind`` (``count`` or ``mass``) picks the settings; by default the rule
     ``majority-mass`` of :mod:`.kinds` picks it from the names.

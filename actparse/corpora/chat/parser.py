@@ -29,7 +29,7 @@ from actparse.corpora.chat.intents import (
 from actparse.corpora.chat.items import message_tokens
 from actparse.corpora.chat.kinds import KINDS
 from actparse.corpora.chat.prices import PriceTracker, proposed_price, writer_roles
-from actparse.corpora.chat.reader import CORPUS
+from actparse.corpora.chat.reader import CORPUS, SPLITS_OFF, speakers
 from actparse.corpora.chat.splitting import ChatDealState, ChatSplitParser, split_parser
 from actparse.corpora.craigslist.linking import ListingContext
 from actparse.engine.acts import ActSpace, load_act_space
@@ -55,7 +55,7 @@ def speakers_note(n: int) -> str:
     >>> speakers_note(3)
     'splits-off:3-speakers'
     """
-    return f"splits-off:{n}-speakers"
+    return f"{SPLITS_OFF}{n}-speakers"
 
 
 @dataclass
@@ -147,21 +147,19 @@ class ChatParser:
         first: dict[int, float] = {}
         marked_only = bool(dialogue.parties[0].items) and listing.price is None
         for turn in dialogue.turns:
-            mentions = self.prices.find(turn.text, listing, marked_only)[1] if turn.text else []
+            mentions = self.prices.find(turn.text, listing, marked_only) if turn.text else []
             found.append(mentions)
             if mentions and turn.agent not in first:
                 first[turn.agent] = mentions[0].value
-        speakers = len(
-            (dialogue.outcome or {}).get("speakers") or {t.agent for t in dialogue.turns}
-        )
+        count = len(speakers(dialogue))
         declared = [p.role for p in dialogue.parties]
-        two = speakers == 2
+        two = count == 2
         roles = writer_roles(
             declared, first if two else {}, list(first) if two else [], listing.price
         )
         items = dialogue.parties[0].items
         names = tuple(i.name for i in items)
-        splitter = split_parser(names, self.noun_kind) if items and two else None
+        splitter = split_parser(names, self.noun_kind, self.rules) if items and two else None
         return _Context(
             dialogue,
             listing,
@@ -169,7 +167,7 @@ class ChatParser:
             found,
             splitter,
             [i.count for i in items],
-            note=None if two else speakers_note(speakers),
+            note=None if two else speakers_note(count),
         )
 
     def _acts(self, dialogue: Dialogue) -> list[Act]:
@@ -214,8 +212,10 @@ class ChatParser:
             for m in found
         )
         readers = [i for a, i in state.last_intent.items() if a != writer]
+        # A message the split loop read keeps its tags: each message is tagged once.
+        tags = ctx.deal.tags if split_act is not None else self.tags(turn.text)
         view = ChatView(
-            tags=self.tags(turn.text),
+            tags=tags,
             split_intent=split_act.intent if split_act is not None else None,
             names_items=ctx.deal.names_items if split_act is not None else False,
             price_types=frozenset(m.type for m in mentions if m.type),

@@ -27,17 +27,15 @@ from collections.abc import Mapping, Sequence
 from actparse.corpora.craigslist.finder import PriceFinder
 from actparse.corpora.craigslist.lexicon import load_lexicon
 from actparse.corpora.craigslist.linking import ListingContext
-from actparse.corpora.craigslist.parser import DialogueState, proposed_price, type_price
+from actparse.corpora.craigslist.parser import proposed_price
 from actparse.engine.tokenizer import tokenize
 from actparse.models import Dialogue, Listing, PriceMention
 
 __all__ = [
     "CURRENCY_MARKS",
-    "DialogueState",
     "PriceTracker",
     "currency_tokens",
     "proposed_price",
-    "type_price",
     "writer_roles",
 ]
 
@@ -49,6 +47,12 @@ CURRENCY_MARKS = frozenset(
 # A number with points between groups of three digits, and an optional decimal comma:
 # "8.500", "12.000,50" (the thousands-point rule).
 _THOUSANDS_POINT = re.compile(r"^\d{1,3}(\.\d{3})+(,\d{1,2})?$")
+# The marks written before a number with no space ("€9000"): the non-letter ones.
+_SIGNS = tuple(sorted(m for m in CURRENCY_MARKS if not m.isalpha()))
+# The marks a text is searched for: a mark inside another ("eur" in "euros") is enough.
+_SEARCHED = tuple(
+    sorted(m for m in CURRENCY_MARKS if not any(o != m and o in m for o in CURRENCY_MARKS))
+)
 _NO_LISTING = Listing(title="", description="", price=None)
 
 
@@ -70,7 +74,7 @@ def currency_tokens(tokens: Sequence[str]) -> list[str]:
     """
     out = list(tokens)
     for i, token in enumerate(tokens):
-        mark = next((m for m in ("€", "£", "¥") if token.startswith(m) and len(token) > 1), None)
+        mark = next((m for m in _SIGNS if token.startswith(m) and len(token) > 1), None)
         if mark is not None and token[1:2].isdigit():
             out[i] = "$" + _money_number(token[1:])
             continue
@@ -84,10 +88,9 @@ def currency_tokens(tokens: Sequence[str]) -> list[str]:
 
 
 def _has_currency(text: str) -> bool:
+    """Whether the text holds a currency mark of :data:`CURRENCY_MARKS` (even in a word)."""
     lowered = text.lower()
-    return any(
-        mark in lowered for mark in ("€", "£", "¥", "eur", "pound", "gbp", "chf", "yen", "usd")
-    )
+    return any(mark in lowered for mark in _SEARCHED)
 
 
 def writer_roles(
@@ -128,34 +131,25 @@ class PriceTracker:
 
     def find(
         self, text: str, listing: ListingContext, marked_only: bool = False
-    ) -> tuple[list[str], list[PriceMention]]:
-        """The Cocoa tokens of a message and the prices among them (types unresolved).
+    ) -> list[PriceMention]:
+        """The prices of a message (types unresolved).
 
         ``marked_only`` (``counts-are-no-prices``): only a number with a money mark is a
-        price, as in a dialogue of items and no listing price, whose numbers are counts.
+        price, as in a dialogue of items and no listing price, whose numbers are counts;
+        a text with no ``$`` and no currency mark is not searched at all.
         """
+        currency = _has_currency(text)
+        if marked_only and not currency and "$" not in text:
+            return []
+        if not currency and self.finder.skips(text):
+            return []
         tokens = tokenize(text)
-        if _has_currency(text):
-            found = self.finder.find(currency_tokens(tokens), listing)
-        elif self.finder.skips(text):
-            return tokens, []
-        else:
-            found = self.finder.find(tokens, listing)
+        found = self.finder.find(currency_tokens(tokens) if currency else tokens, listing)
         if marked_only:
-            found = [m for m in found if m.surface.startswith("$") or "$" in m.surface]
-        return tokens, found
+            found = [m for m in found if "$" in m.surface]
+        return found
 
     @staticmethod
     def listing(dialogue: Dialogue) -> ListingContext:
         """The listing every party shares (a chat dialogue declares one price for both)."""
         return ListingContext(dialogue.parties[0].listing or _NO_LISTING)
-
-    @staticmethod
-    def typed(
-        found: Sequence[PriceMention], listing: float | None, state: DialogueState, reader: int
-    ) -> tuple[PriceMention, ...]:
-        """The mentions typed against the state, from the reader's side (as Craigslist)."""
-        return tuple(
-            PriceMention(m.surface, m.value, m.token, type_price(m.value, listing, state, reader))
-            for m in found
-        )

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from actparse.errors import InputError
+from actparse.io.bounds import read_json
 from actparse.io.fields import count_field, list_field, record_reader, required, text_field
 from actparse.io.messages import json_kind
 from actparse.models import Dialogue, Item, Listing, Party, Turn
@@ -86,13 +87,42 @@ def parse_items(value: Any, what: str = "items") -> tuple[Item, ...]:
     return tuple(items)
 
 
+#: The prefix of the tag the parser puts on every act of a dialogue without exactly two
+#: speakers (``parser.speakers_note``), which the writer looks for: one spelling for both.
+SPLITS_OFF = "splits-off:"
+
+
+def speakers(dialogue: Dialogue) -> list[str]:
+    """The speakers' names by agent number, as the reader records them.
+
+    A dialogue built otherwise (no ``outcome["speakers"]``) names its agents by number,
+    ``"0"`` up to the highest agent of its turns.
+
+    >>> speakers(dialogue_from_record({"turns": [{"speaker": "ann", "text": "hi"}]}))
+    ['ann']
+    """
+    named = (dialogue.outcome or {}).get("speakers")
+    if named is not None:
+        return [str(s) for s in named]
+    return [str(a) for a in range(max((t.agent for t in dialogue.turns), default=-1) + 1)]
+
+
+def json_cell(text: str, what: str, invalid: str | None = None) -> Any:
+    """The JSON value of a cell's text, read within the records' bounds (nesting, digits).
+
+    A syntax error is :class:`InputError` ``invalid`` (default: ``what`` is not a valid
+    JSON object); a value beyond the bounds is one at ``what``
+    (:func:`actparse.io.bounds.read_json`)."""
+    try:
+        return read_json(text, what)
+    except json.JSONDecodeError as err:
+        raise InputError(invalid or f"{what}: not a valid JSON object: {err.msg}") from None
+
+
 def _items_text(text: str, what: str) -> Any:
     stripped = text.strip()
     if stripped.startswith("{"):
-        try:
-            return json.loads(stripped)
-        except json.JSONDecodeError as err:
-            raise InputError(f"{what}: not a valid JSON object: {err.msg}") from None
+        return json_cell(stripped, what)
     pairs: dict[str, str] = {}
     for part in stripped.replace(",", ";").split(";"):
         if not part.strip():
@@ -185,10 +215,7 @@ def _roles(value: Any, agents: Mapping[str, int]) -> dict[int, str]:
     if value is None or value == "":
         return {}
     if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError:
-            raise InputError(f"roles must map speakers to roles, got {value!r}") from None
+        value = json_cell(value, "roles", f"roles must map speakers to roles, got {value!r}")
     if not isinstance(value, Mapping):
         raise InputError(f"roles must map speakers to roles, got {json_kind(value)}")
     roles: dict[int, str] = {}

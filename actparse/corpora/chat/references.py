@@ -23,12 +23,11 @@ The reader of the corpus (:mod:`actparse.corpora.chat.reader`) ignores these col
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from actparse.corpora.chat.reader import cell_given, parse_price
+from actparse.corpora.chat.reader import cell_given, json_cell, parse_price, speakers
 from actparse.errors import InputError
 from actparse.io.fields import count_field
 from actparse.io.messages import json_kind
@@ -86,10 +85,7 @@ def _split_value(values: Sequence[tuple[str, Any]]) -> Any:
 def _shares(value: Any, speakers: Sequence[str], what: str) -> dict[str, dict[str, int]]:
     """Each speaker's share of a reference split, checked against the dialogue's speakers."""
     if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError as err:
-            raise InputError(f"{what}: not a valid JSON object: {err.msg}") from None
+        value = json_cell(value, what)
     if not isinstance(value, Mapping):
         raise InputError(
             f"{what} must map each speaker to the items they get, got {json_kind(value)}"
@@ -118,11 +114,11 @@ def _shares(value: Any, speakers: Sequence[str], what: str) -> dict[str, dict[st
 def reference_split(value: Any, dialogue: Dialogue, what: str = SPLIT) -> ItemSplit:
     """A reference split as an :class:`ItemSplit` over the dialogue's items.
 
-    Agent 0 is the first speaker (``dialogue.outcome["speakers"]``); the items are the
+    Agent 0 is the first speaker (:func:`.reader.speakers`); the items are the
     declared ones in their order, or, where none are declared, those the split names.
     """
-    speakers = [str(s) for s in (dialogue.outcome or {}).get("speakers", ["0", "1"])]
-    shares = _shares(value, speakers, what)
+    names_by_agent = speakers(dialogue)
+    shares = _shares(value, names_by_agent, what)
     declared = {i.name: i.count for i in dialogue.parties[0].items}
     named = list(dict.fromkeys(item for share in shares.values() for item in share))
     if declared:
@@ -135,7 +131,7 @@ def reference_split(value: Any, dialogue: Dialogue, what: str = SPLIT) -> ItemSp
         names = list(declared)
     else:
         names = named
-    counts = [tuple(shares[s].get(i, 0) for i in names) for s in speakers]
+    counts = [tuple(shares[s].get(i, 0) for i in names) for s in names_by_agent]
     for k, name in enumerate(names):
         total = counts[0][k] + counts[1][k]
         if declared and total != declared[name]:

@@ -2,10 +2,10 @@
 
 :class:`ChatSplitParser` is :class:`~actparse.corpora.splits.dialogue.SplitDialogueParser`
 configured by a dialogue's item set (its lexicon from :func:`.items.item_lexicon`) and
-the chat tag rules; :func:`split_parser` builds one per set of item names and kind of
-noun (:mod:`.kinds`: mass-noun or count-noun settings, by default from the names). Its intents
-are only the split-level ones (:data:`.intents.SPLIT_RULES`); the chat decision list
-decides the coarse act from them.
+the chat parser's tag rules; :func:`split_parser` builds one per set of item names, kind
+of noun (:mod:`.kinds`: mass-noun or count-noun settings, by default from the names) and
+rule set. Its intents are only the split-level ones (:data:`.intents.SPLIT_RULES`); the
+chat decision list decides the coarse act from them.
 """
 
 from __future__ import annotations
@@ -20,15 +20,18 @@ from actparse.corpora.splits.claims import SplitParse
 from actparse.corpora.splits.dialogue import DealState, SplitDialogueParser
 from actparse.engine.folders import corpus_tag_rules
 from actparse.engine.strategies import default_tagger
+from actparse.engine.tags import RuleSet
 
 __all__ = ["ChatDealState", "ChatSplitParser", "split_parser"]
 
 
 @dataclass
 class ChatDealState(DealState):
-    """The deal state, and whether the message just parsed names an item."""
+    """The deal state, and whether the message just parsed names an item, and its tags."""
 
     names_items: bool = False
+    #: The rule tags of the message just parsed, so the chat parser tags it once.
+    tags: frozenset[str] = frozenset()
 
 
 class ChatSplitParser(SplitDialogueParser):
@@ -43,11 +46,13 @@ class ChatSplitParser(SplitDialogueParser):
     concession = "concession"
     refusal_intents = frozenset({"disagree"})
 
-    def __init__(self, items: tuple[str, ...], kind: str | None = None) -> None:
+    def __init__(
+        self, items: tuple[str, ...], kind: str | None = None, rules: RuleSet | None = None
+    ) -> None:
         self.items = items
         super().__init__(
             lexicon=item_lexicon(items, kind),
-            rules=corpus_tag_rules("chat"),
+            rules=rules if rules is not None else corpus_tag_rules("chat"),
             strategies=default_tagger(),
         )
 
@@ -58,14 +63,18 @@ class ChatSplitParser(SplitDialogueParser):
         parsed, tags = super().parse_message(text, writer, totals, state)
         if isinstance(state, ChatDealState):
             state.names_items = parsed.names_items
+            state.tags = tags
         return parsed, tags
 
 
 @functools.lru_cache(maxsize=64)
-def split_parser(items: tuple[str, ...], kind: str | None = None) -> ChatSplitParser:
-    """The split parser of one set of item names, built once per set and kind.
+def split_parser(
+    items: tuple[str, ...], kind: str | None = None, rules: RuleSet | None = None
+) -> ChatSplitParser:
+    """The split parser of one set of item names, built once per set, kind and rule set.
 
     ``kind`` (``count`` or ``mass``) overrides the rule that picks the settings from the
-    names (:func:`.kinds.NounKinds.kind`).
+    names (:func:`.kinds.NounKinds.kind`). ``rules`` are the tag rules of the chat parser
+    that asks (by default the shipped ones); a rule set is keyed by its identity.
     """
-    return ChatSplitParser(items, kind)
+    return ChatSplitParser(items, kind, rules)

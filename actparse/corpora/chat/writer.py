@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from actparse.corpora.chat.reader import SPLITS_OFF, speakers
 from actparse.corpora.chat.rows import rows_of
 from actparse.models import Act, Dialogue
 
@@ -17,12 +18,6 @@ __all__ = ["FIELD", "SPLITS_OFF", "act_fields", "write_nested", "write_rows"]
 
 #: The field every turn gets.
 FIELD = "actparse"
-#: How the parser tags every act of a dialogue without exactly two speakers.
-SPLITS_OFF = "splits-off:"
-
-
-def _speakers(dialogue: Dialogue) -> list[str]:
-    return list((dialogue.outcome or {}).get("speakers", ["0", "1"]))
 
 
 def act_fields(act: Act, dialogue: Dialogue) -> dict[str, Any]:
@@ -33,7 +28,7 @@ def act_fields(act: Act, dialogue: Dialogue) -> dict[str, Any]:
     """
     split = None
     if act.split is not None:
-        names = _speakers(dialogue)
+        names = speakers(dialogue)
         split = {(names[a] if a < len(names) else str(a)): act.split.for_agent(a) for a in (0, 1)}
     fields: dict[str, Any] = {
         "intent": act.intent,
@@ -45,7 +40,7 @@ def act_fields(act: Act, dialogue: Dialogue) -> dict[str, Any]:
     }
     if any(tag.startswith(SPLITS_OFF) for tag in act.tags):
         # Said on every turn, so that a row read alone still tells why it has no split.
-        n = len(_speakers(dialogue))
+        n = len(speakers(dialogue))
         fields["note"] = (
             f"{n} speaker{'s' if n != 1 else ''}: coarse acts and prices only (item splits "
             "are read between two speakers)"

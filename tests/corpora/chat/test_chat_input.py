@@ -284,3 +284,38 @@ def test_write_turn_table_with_no_rows_has_the_columns(tmp_path: Path) -> None:
     out = tmp_path / "empty.csv"
     assert write_turn_table([], out) == 0
     assert out.read_text().strip() == ",".join(column_names())
+
+
+_DEEP = "[" * 150 + "]" * 150
+_LONG = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "message"),
+    [
+        ("items", '{"hat": ' + _DEEP + "}", r"items: nested more than 100 deep"),
+        ("items", '{"hat": ' + _LONG + "}", r"items: holds an integer of more than 4,300"),
+        ("roles", '{"a": ' + _DEEP + "}", r"roles: nested more than 100 deep"),
+        ("roles", '{"a": ' + _LONG + "}", r"roles: holds an integer of more than 4,300"),
+        ("roles", "{a: buyer}", r"roles must map speakers to roles, got '\{a: buyer\}'"),
+    ],
+)
+def test_json_text_in_a_cell_is_read_within_the_bounds(field: str, text: str, message: str) -> None:
+    from actparse.corpora.chat.reader import dialogue_from_record
+
+    record = {"turns": [{"speaker": "a", "text": "hi"}, {"speaker": "b", "text": "hi"}]}
+    with pytest.raises(InputError, match=message):
+        dialogue_from_record({**record, field: text})
+
+
+def test_speakers_are_the_recorded_names_else_the_agent_numbers() -> None:
+    import dataclasses
+
+    from actparse.corpora.chat.reader import dialogue_from_record, speakers
+
+    turns = [{"speaker": "ann", "text": "hi"}, {"speaker": "bob", "text": "hi"}]
+    dialogue = dialogue_from_record({"turns": turns})
+    assert speakers(dialogue) == ["ann", "bob"]
+    assert speakers(dataclasses.replace(dialogue, outcome=None)) == ["0", "1"]
+    one = dialogue_from_record({"turns": turns[:1]})
+    assert speakers(dataclasses.replace(one, outcome=None)) == ["0"]

@@ -222,6 +222,8 @@ def test_splits_compare_item_by_item_whatever_the_order() -> None:
         ({"ann": {"book": 2}, "bob": {"book": 1, "hat": 1}}, "'book' add up to 3, the dialogue"),
         ({"ann": {"book": -1}, "bob": {}}, "reference_split.ann.book must not be negative"),
         ("ann gets the books", "reference_split: not a valid JSON object"),
+        ('{"ann": ' + "[" * 150 + "]" * 150 + "}", "reference_split: nested more than 100"),
+        ('{"ann": ' + "9" * 5000 + "}", "reference_split: holds an integer of more than"),
         (["ann", "bob"], "must map each speaker to the items they get, got a list"),
     ],
 )

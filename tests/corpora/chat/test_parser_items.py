@@ -11,9 +11,11 @@ from actparse.corpora.chat.items import (
     load_item_word_rules,
     near_spellings,
 )
-from actparse.corpora.chat.parser import speakers_note
+from actparse.corpora.chat.parser import ChatParser, speakers_note
 from actparse.corpora.chat.reader import dialogue_from_record
+from actparse.engine.folders import corpus_tag_rules
 from actparse.engine.pipeline import pipeline
+from actparse.engine.tags import Rule, RuleSet
 
 RULES = load_item_word_rules()
 PLURAL_CASES = [
@@ -200,3 +202,88 @@ def test_a_clipped_compound_names_it_only_with_a_count() -> None:
     lexicon = item_lexicon(("food", "water", "firewood"))
     assert lexicon.item_words["fire"] == 2 and "fire" in lexicon.weak_words
     assert item_lexicon(("firewood", "fire")).item_words["fire"] == 1
+
+
+def test_the_shared_lexicon_file_is_read_once_for_any_number_of_item_sets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from actparse.engine import rulefiles
+
+    reads: list[object] = []
+    real = rulefiles.read_document
+
+    def counting(path: object) -> object:
+        reads.append(path)
+        return real(path)  # type: ignore[arg-type]
+
+    item_lexicon(("moonfruit", "sky-rope"))
+    monkeypatch.setattr(rulefiles, "read_document", counting)
+    item_lexicon(("quill", "lantern", "parchment"))
+    item_lexicon(("ember", "sail"))
+    assert [p for p in reads if "lexicon.yaml" in str(p)] == []
+
+
+def test_a_parsers_own_rules_reach_the_split_loop() -> None:
+    zork = Rule(name="zork-refuses", tag="disagree", match="text-search", values=(r"\bzork\b",))
+    custom = RuleSet((*corpus_tag_rules("chat").rules, zork))
+    record = {
+        "turns": [
+            {"speaker": "a", "text": "i want the hats and you get the ball"},
+            {"speaker": "b", "text": "zork"},
+        ],
+        "items": {"hat": 2, "ball": 1},
+    }
+    dialogue = dialogue_from_record(record)
+    shipped = pipeline("chat").parse(dialogue)
+    assert "disagree" not in shipped[1].tags
+    parser = ChatParser(rules=custom)
+    # The split loop's own tags (the act's reasons) come from the parser's rule set.
+    acts = pipeline("chat", parser).parse(dialogue)
+    assert acts[1].coarse == "disagree" and "disagree" in acts[1].tags
+    splitter = parser._context(dialogue).splitter
+    assert splitter is not None and splitter.rules is custom
+
+
+def test_each_message_of_an_item_dialogue_is_tagged_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    record = {
+        "turns": [
+            {"speaker": "a", "text": "i want the hats and you get the ball"},
+            {"speaker": "b", "text": "no , i need a hat"},
+            {"speaker": "a", "text": "ok deal"},
+        ],
+        "items": {"hat": 2, "ball": 1},
+    }
+    dialogue = dialogue_from_record(record)
+    parser = ChatParser()
+    expected = [a.coarse for a in pipeline("chat", parser).parse(dialogue)]
+    calls: list[str] = []
+    real = RuleSet.tags
+
+    def counting(self: RuleSet, *args: object, **kwargs: object) -> object:
+        calls.append(str(args[1]))
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(RuleSet, "tags", counting)
+    assert [a.coarse for a in pipeline("chat", parser).parse(dialogue)] == expected
+    assert len(calls) == len(record["turns"])
+
+
+def test_counts_are_not_searched_for_prices_in_an_item_dialogue(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from actparse.corpora.chat.prices import PriceTracker
+
+    tracker = PriceTracker()
+    listing = PriceTracker.listing(dialogue_from_record({"turns": [], "items": {"hat": 2}}))
+    searched: list[object] = []
+    real = tracker.finder.find
+
+    def counting(*args: object) -> object:
+        searched.append(args)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tracker.finder, "find", counting)
+    assert tracker.find("i want 2 hats and 1 ball", listing, marked_only=True) == []
+    assert searched == []
+    assert [m.value for m in tracker.find("2 hats for 20 euros", listing, True)] == [20.0]
+    assert [m.value for m in tracker.find("2 hats for $20", listing, True)] == [20.0]
