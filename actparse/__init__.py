@@ -35,6 +35,7 @@ from actparse.errors import ActparseError
 from actparse.io.records import InputError, read_records
 from actparse.models import (
     Act,
+    DealMove,
     Dialogue,
     EntityMention,
     Item,
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from actparse.corpora.craigslist.parser import CraigslistParser
     from actparse.corpora.dealornodeal import DealOrNoDealParser
     from actparse.corpora.mutualfriends.parser import MutualFriendsParser
+    from actparse.corpora.splits.deals import track_deals
     from actparse.spacy_components import blank_pipeline, parse_docs
 
 __version__ = "0.1.0"
@@ -67,6 +69,7 @@ _LAZY = {
     "MutualFriendsParser": "actparse.corpora.mutualfriends.parser:MutualFriendsParser",
     "blank_pipeline": "actparse.spacy_components:blank_pipeline",
     "parse_docs": "actparse.spacy_components:parse_docs",
+    "track_deals": "actparse.corpora.splits.deals:track_deals",
     "PriceLexicon": "actparse.corpora.craigslist.lexicon:PriceLexicon",
     "load_lexicon": "actparse.corpora.craigslist.lexicon:load_lexicon",
     "train_lexicon": "actparse.corpora.craigslist.lexicon:train_lexicon",
@@ -88,6 +91,7 @@ __all__ = [
     "CasinoParser",
     "Corpus",
     "CraigslistParser",
+    "DealMove",
     "DealOrNoDealParser",
     "Dialogue",
     "EntityMention",
@@ -121,6 +125,7 @@ __all__ = [
     "register",
     "to_frame",
     "tokenize",
+    "track_deals",
     "train_lexicon",
     "turn_features",
     "turns_batch",

@@ -149,6 +149,9 @@ class ItemSplit:
 
     items: tuple[str, ...]
     counts: tuple[tuple[int | None, ...], tuple[int | None, ...]]
+    #: Why the parse is unsure, if it is: what it assumed rather than read (empty: a
+    #: split read as written). Not part of equality: two splits are the same division.
+    uncertain: tuple[str, ...] = field(default=(), compare=False)
 
     def for_agent(self, agent: int) -> dict[str, int | None]:
         """What ``agent`` gets, item by item."""
@@ -157,6 +160,23 @@ class ItemSplit:
     def to_dict(self) -> dict[str, dict[str, int | None]]:
         """JSON view keyed by agent then item."""
         return {str(a): self.for_agent(a) for a in (0, 1)}
+
+
+class DealMove(NamedTuple):
+    """What a message does to the deal on the table (Deal or No Deal, CaSiNo, your own).
+
+    ``move`` is one of ``propose`` (a new proposal), ``restate`` (a proposal made before,
+    said again), ``agree`` and ``refuse``; ``proposal`` names the proposal it concerns by
+    the turn that made it; ``standing`` is the proposal the deal stands on after the
+    message."""
+
+    move: str
+    proposal: int
+    standing: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON view: move, proposal and standing."""
+        return {"move": self.move, "proposal": self.proposal, "standing": self.standing}
 
 
 class Act(NamedTuple):
@@ -186,6 +206,8 @@ class Act(NamedTuple):
     entities: tuple[EntityMention, ...] = ()
     #: The turn's negotiation strategies (CaSiNo's labels, ``rules/strategies.yaml``).
     strategies: tuple[str, ...] = ()
+    #: What the message does to the deal on the table (item-split corpora).
+    deal: DealMove | None = None
 
     @property
     def no_act(self) -> str | None:
@@ -214,10 +236,14 @@ class Act(NamedTuple):
             out["coarse"] = self.coarse
         if self.split is not None:
             out["split"] = self.split.to_dict()
+            if self.split.uncertain:
+                out["split_uncertain"] = list(self.split.uncertain)
         if self.entities:
             out["entities"] = [e.to_dict() for e in self.entities]
         if self.strategies:
             out["strategies"] = list(self.strategies)
+        if self.deal is not None:
+            out["deal"] = self.deal.to_dict()
         return out
 
 
@@ -256,5 +282,14 @@ _readable(
         "split": "The item split proposed or submitted (Deal or No Deal, CaSiNo): ItemSplit.",
         "entities": "Knowledge-base values mentioned or selected (MutualFriends): EntityMention.",
         "strategies": "The negotiation strategies of the turn (CaSiNo's labels), possibly ().",
+        "deal": "What the message does to the deal on the table: DealMove, or None.",
+    },
+)
+_readable(
+    DealMove,
+    {
+        "move": "propose, restate, agree or refuse.",
+        "proposal": "The proposal it concerns, named by the turn that made it.",
+        "standing": "The proposal the deal stands on after the message (None before any).",
     },
 )

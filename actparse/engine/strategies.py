@@ -284,6 +284,10 @@ def default_tagger(lexicon: tuple[str, ...] = ()) -> StrategyTagger:
     return tagger
 
 
+#: The position of ``strategies`` among the fields of an act.
+_STRATEGIES = Act._fields.index("strategies")
+
+
 def add_strategies(
     dialogue: Dialogue, acts: Sequence[Act], tagger: StrategyTagger | None = None
 ) -> list[Act]:
@@ -295,9 +299,8 @@ def add_strategies(
     out = list(acts)
     for k, (turn, act) in enumerate(zip(dialogue.turns, acts)):
         if turn.is_message and turn.text:
-            # strategies is the last field (a test keeps it so): _make of a slice is 2.5
-            # times as fast as _replace.
-            out[k] = Act._make((*act[:-1], tag(turn.text)))
+            # _make of slices is about twice as fast as _replace.
+            out[k] = Act._make((*act[:_STRATEGIES], tag(turn.text), *act[_STRATEGIES + 1 :]))
     return out
 
 

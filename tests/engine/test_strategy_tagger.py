@@ -181,8 +181,15 @@ def test_the_cache_keeps_short_replies_only() -> None:
     assert sum(map(len, tagger._cache)) < 1000
 
 
-def test_strategies_is_the_last_field_of_an_act() -> None:
-    # add_strategies replaces the last field of each act by position.
-    from actparse.models import Act
+def test_add_strategies_keeps_every_other_field() -> None:
+    # add_strategies replaces the strategies field by position: the fields after it
+    # (the deal move) must come through.
+    from actparse.engine.strategies import add_strategies
+    from actparse.models import Act, DealMove, Dialogue, Party, Turn
 
-    assert Act._fields[-1] == "strategies"
+    act = Act(0, 0, "agree", deal=DealMove("agree", 3, 3), coarse="agree")
+    parties = (Party(), Party())
+    dialogue = Dialogue((Turn(0, 0, "message", "ok deal"),), parties, corpus="casino")
+    (out,) = add_strategies(dialogue, [act])
+    assert out._replace(strategies=()) == act
+    assert out.strategies

@@ -12,9 +12,10 @@ context of the dialogue so far (:class:`DealState`), and its intent decided by a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from actparse.corpora.splits.claims import SplitParse, complete_split, parse_split
+from actparse.corpora.splits.deals import with_deal_moves
 from actparse.corpora.splits.lexicon import SplitLexicon, load_split_lexicon
 from actparse.corpora.splits.mentions import EITHER, OTHER, SELF
 from actparse.engine.acts import ActSpace, load_act_space
@@ -190,14 +191,23 @@ class SplitDialogueParser:
         return frozenset(self.rules.tags(self.rule_tags, tokens, text))
 
     def parse(self, dialogue: Dialogue) -> list[Act]:
-        """One act per turn of the dialogue, with each message's strategies."""
-        return add_strategies(dialogue, self._acts(dialogue), self.strategies)
+        """One act per turn of the dialogue, with each message's strategies and deal move."""
+        return add_strategies(dialogue, self._tracked(dialogue), self.strategies)
 
     def parse_many(self, dialogues: Sequence[Dialogue]) -> list[list[Act]]:
         """The acts of each dialogue, as :meth:`parse` gives them.
 
         The acts of the whole batch first, then its strategies (:func:`add_strategies_many`)."""
-        return add_strategies_many(dialogues, [self._acts(d) for d in dialogues], self.strategies)
+        acts = [self._tracked(d) for d in dialogues]
+        return add_strategies_many(dialogues, acts, self.strategies)
+
+    def _tracked(self, dialogue: Dialogue) -> list[Act]:
+        """The acts of the dialogue with what each message does to the deal.
+
+        The moves are read from the coarse acts of the intents; the pipeline sets them on
+        the acts after (:mod:`actparse.engine.pipeline`)."""
+        found = self.act_space.coarse_map(self.corpus)
+        return with_deal_moves(self._acts(dialogue), None if found is None else found.coarse)
 
     def _acts(self, dialogue: Dialogue) -> list[Act]:
         """The acts of the dialogue's turns, without strategies."""
@@ -281,6 +291,10 @@ class SplitDialogueParser:
             # "i agree to your initial offer", "let's go with my original deal"
             whose = parsed.refers_back
             split = state.first_offer(None if whose == EITHER else writer ^ whose)
+            if split is not None:
+                split = replace(split, uncertain=("refers-back",))
+        elif split is not None:
+            split = _with_doubts(split, parsed)
         if split is None and self.need_tag in tags and self._need_subject & set(parsed.tokens):
             # "i need three items to make this work" - "how about the book and 2 hats?":
             # a list that answers a need with no terms is for the writer of the need
@@ -307,6 +321,7 @@ class SplitDialogueParser:
             # table (restores-refused-deal); it stays there unless someone proposes again.
             split = state.before
             if split is not None:
+                split = replace(split, uncertain=("restored-after-refusal",))
                 state.running = split
                 state.proposed_at = None
             return Act(turn.index, writer, intent, tags=tuple(sorted(tags)), split=split)
@@ -330,6 +345,23 @@ class SplitDialogueParser:
                     state.topic = None
         why = tuple(m.describe(self.items) for m in parsed.mentions)
         return Act(turn.index, writer, intent, tags=tuple(sorted(tags)) + why, split=split)
+
+
+def _with_doubts(split: ItemSplit, parsed: SplitParse) -> ItemSplit:
+    """The split with what its parse assumed rather than read, if anything.
+
+    As He et al. (2018) mark a Deal or No Deal parse uncertain: ``count-assumed`` (an
+    item named with no quantity at all: "hats", "i need water"), ``side-assumed`` (a list
+    with no person: whose it is came from the talk), ``item-assumed`` (a count with no
+    item: "i can give you 2")."""
+    doubts = []
+    if any(m.kind == "bare" for m in parsed.mentions):
+        doubts.append("count-assumed")
+    if parsed.elliptic:
+        doubts.append("side-assumed")
+    if any(m.implied for m in parsed.mentions):
+        doubts.append("item-assumed")
+    return replace(split, uncertain=tuple(doubts)) if doubts else split
 
 
 def _fills_open_items(parsed: SplitParse, running: ItemSplit | None) -> bool:

@@ -15,13 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from actparse.corpora.splits.deals import Proposal, track_deals
 from actparse.models import Act, Dialogue, ItemSplit
 from actparse.reports import Miss, MissTurn, Report
 
 __all__ = [
+    "CONFIDENCE_LEVELS",
     "FORMAL_INTENTS",
     "MISS_KINDS",
     "SplitReport",
+    "confidence",
     "describe_split",
     "is_text_proposal",
     "last_proposal",
@@ -37,6 +40,20 @@ AGENTS = ("agent 0", "agent 1")
 #: another was chosen as final; there are text proposals and the final split is not
 #: among them; there is no text proposal before the formal deal (made in the form only).
 MISS_KINDS = ("wrong_proposal_final", "proposal_parsed_wrong", "no_text_proposal")
+#: How sure a final split is (:func:`confidence`), surest first.
+CONFIDENCE_LEVELS = ("high", "medium", "low", "none")
+
+
+def confidence(final: Proposal | None) -> str:
+    """How sure the final split of the text is, one of :data:`CONFIDENCE_LEVELS`.
+
+    ``high``: the other side agreed to it in text and its parse assumed nothing
+    (:attr:`~actparse.models.ItemSplit.uncertain` is empty); ``medium``: one of the two;
+    ``low``: neither; ``none``: the text proposed nothing."""
+    if final is None:
+        return "none"
+    sure = (bool(final.agreed), not final.split.uncertain)
+    return "high" if all(sure) else "medium" if any(sure) else "low"
 
 
 def is_text_proposal(act: Act) -> bool:
@@ -127,6 +144,9 @@ class SplitReport(Report):
     anywhere: int = 0
     coarse_counts: Counter[str] = field(default_factory=Counter)
     intent_counts: Counter[str] = field(default_factory=Counter)
+    #: Agreed dialogues and those we got right, by the confidence of our final split.
+    by_confidence: Counter[str] = field(default_factory=Counter)
+    right_by_confidence: Counter[str] = field(default_factory=Counter)
     #: Each miss with whether the final split appears among our proposals (for ordering).
     _misses: list[tuple[bool, Miss]] = field(default_factory=list)
 
@@ -151,7 +171,12 @@ class SplitReport(Report):
         if expected is None or formal_turn is None:
             return
         self.agreed += 1
-        proposal = last_proposal(acts, formal_turn)
+        final = track_deals(acts, formal_turn).final
+        proposal = None
+        if final is not None:
+            proposal = next(a for a in acts if a.turn == final.turn)._replace(split=final.split)
+        level = confidence(final)
+        self.by_confidence[level] += 1
         found = next(
             (
                 a.turn
@@ -167,6 +192,7 @@ class SplitReport(Report):
             and (proposal.split.counts == expected.counts)
         ):
             self.correct += 1
+            self.right_by_confidence[level] += 1
             return
         miss = self._miss(dialogue, acts, where, expected, formal_turn, proposal, found)
         self._misses.append((found is not None, miss))
@@ -225,8 +251,25 @@ class SplitReport(Report):
             "final_split_accuracy": self._share(self.correct, self.agreed),
             "split_anywhere": self._share(self.anywhere, self.agreed),
             "final_split_misses_by_kind": self.misses_by_kind(),
+            "final_split_accuracy_by_confidence": self.accuracy_by_confidence(),
             "coarse_act_counts": dict(sorted(self.coarse_counts.items())),
             "intent_counts": dict(sorted(self.intent_counts.items())),
+        }
+
+    def accuracy_by_confidence(self) -> dict[str, dict[str, float | int | None]]:
+        """Agreed dialogues and final split accuracy by confidence (:func:`confidence`).
+
+        Each of :data:`CONFIDENCE_LEVELS`, with ``None`` accuracy over no dialogue."""
+        return {
+            level: {
+                "dialogues": self.by_confidence[level],
+                "accuracy": (
+                    self.right_by_confidence[level] / self.by_confidence[level]
+                    if self.by_confidence[level]
+                    else None
+                ),
+            }
+            for level in CONFIDENCE_LEVELS
         }
 
     def misses_by_kind(self) -> dict[str, int]:

@@ -47,7 +47,7 @@ def mirror_act(act: Act) -> Act:
     """The act as the other view has it: the agents swapped, and a split's shares."""
     split = act.split
     if split is not None:
-        split = ItemSplit(split.items, (split.counts[1], split.counts[0]))
+        split = ItemSplit(split.items, (split.counts[1], split.counts[0]), split.uncertain)
     return act._replace(agent=1 - act.agent, split=split)
 
 
