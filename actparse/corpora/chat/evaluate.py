@@ -26,7 +26,8 @@ from typing import Any, ClassVar
 
 from actparse.corpora.chat.reader import CORPUS, speakers
 from actparse.corpora.chat.references import COLUMNS, References, references
-from actparse.corpora.splits.evaluate import describe_split, last_proposal
+from actparse.corpora.splits.deals import track_deals
+from actparse.corpora.splits.evaluate import ConfidenceTally, confidence, describe_split
 from actparse.engine.pipeline import pipeline
 from actparse.errors import InputError
 from actparse.io.records import Record
@@ -115,6 +116,7 @@ class ChatReport(Report):
     split_dialogues: int = 0
     split_correct: int = 0
     split_anywhere: int = 0
+    split_by_confidence: ConfidenceTally = field(default_factory=ConfidenceTally)
     #: Reference coarse act -> our coarse act -> turns.
     confusion: dict[str, Counter[str]] = field(default_factory=dict)
     _misses: list[tuple[int, Miss]] = field(default_factory=list)
@@ -171,17 +173,20 @@ class ChatReport(Report):
     ) -> None:
         self.split_dialogues += 1
         names = _speakers(dialogue)[:2]
-        proposal = last_proposal(acts, len(acts))
+        final = track_deals(acts).final
+        proposal = None if final is None else next(a for a in acts if a.turn == final.turn)
         found = next(
             (a.turn for a in acts if a.split is not None and same_split(a.split, expected)), None
         )
         self.split_anywhere += found is not None
-        if proposal is not None and proposal.split is not None:
-            if same_split(proposal.split, expected):
+        right = final is not None and same_split(final.split, expected)
+        self.split_by_confidence.add(confidence(final), right)
+        if proposal is not None and final is not None:
+            if right:
                 self.split_correct += 1
                 return
             at = dialogue.turns[proposal.turn]
-            ours = describe_split(proposal.split, names)
+            ours = describe_split(final.split, names)
             ours_line = f"our final split (turn {proposal.turn}): {ours}"
         else:
             at, ours = dialogue.turns[-1], "no split"
@@ -262,6 +267,7 @@ class ChatReport(Report):
             "split_dialogues": self.split_dialogues,
             "final_split_accuracy": self._share(self.split_correct, self.split_dialogues),
             "split_anywhere": self._share(self.split_anywhere, self.split_dialogues),
+            "final_split_accuracy_by_confidence": self.split_by_confidence.summary(),
         }
 
     def figures(self) -> dict[str, Any]:

@@ -23,6 +23,7 @@ __all__ = [
     "CONFIDENCE_LEVELS",
     "FORMAL_INTENTS",
     "MISS_KINDS",
+    "ConfidenceTally",
     "SplitReport",
     "confidence",
     "describe_split",
@@ -54,6 +55,29 @@ def confidence(final: Proposal | None) -> str:
         return "none"
     sure = (bool(final.agreed), not final.split.uncertain)
     return "high" if all(sure) else "medium" if any(sure) else "low"
+
+
+@dataclass
+class ConfidenceTally:
+    """Final splits scored, and those right, by confidence (:func:`confidence`)."""
+
+    scored: Counter[str] = field(default_factory=Counter)
+    right: Counter[str] = field(default_factory=Counter)
+
+    def add(self, level: str, right: bool) -> None:
+        """Count one final split of confidence ``level``."""
+        self.scored[level] += 1
+        self.right[level] += right
+
+    def summary(self) -> dict[str, dict[str, float | int | None]]:
+        """Dialogues and accuracy at each of :data:`CONFIDENCE_LEVELS` (``None``: none)."""
+        return {
+            level: {
+                "dialogues": self.scored[level],
+                "accuracy": self.right[level] / self.scored[level] if self.scored[level] else None,
+            }
+            for level in CONFIDENCE_LEVELS
+        }
 
 
 def is_text_proposal(act: Act) -> bool:
@@ -145,8 +169,7 @@ class SplitReport(Report):
     coarse_counts: Counter[str] = field(default_factory=Counter)
     intent_counts: Counter[str] = field(default_factory=Counter)
     #: Agreed dialogues and those we got right, by the confidence of our final split.
-    by_confidence: Counter[str] = field(default_factory=Counter)
-    right_by_confidence: Counter[str] = field(default_factory=Counter)
+    by_confidence: ConfidenceTally = field(default_factory=ConfidenceTally)
     #: Each miss with whether the final split appears among our proposals (for ordering).
     _misses: list[tuple[bool, Miss]] = field(default_factory=list)
 
@@ -176,7 +199,6 @@ class SplitReport(Report):
         if final is not None:
             proposal = next(a for a in acts if a.turn == final.turn)._replace(split=final.split)
         level = confidence(final)
-        self.by_confidence[level] += 1
         found = next(
             (
                 a.turn
@@ -186,13 +208,10 @@ class SplitReport(Report):
             None,
         )
         self.anywhere += found is not None
-        if (
-            proposal is not None
-            and proposal.split is not None
-            and (proposal.split.counts == expected.counts)
-        ):
+        right = proposal is not None and final is not None and final.split.counts == expected.counts
+        self.by_confidence.add(level, right)
+        if right:
             self.correct += 1
-            self.right_by_confidence[level] += 1
             return
         miss = self._miss(dialogue, acts, where, expected, formal_turn, proposal, found)
         self._misses.append((found is not None, miss))
@@ -251,25 +270,9 @@ class SplitReport(Report):
             "final_split_accuracy": self._share(self.correct, self.agreed),
             "split_anywhere": self._share(self.anywhere, self.agreed),
             "final_split_misses_by_kind": self.misses_by_kind(),
-            "final_split_accuracy_by_confidence": self.accuracy_by_confidence(),
+            "final_split_accuracy_by_confidence": self.by_confidence.summary(),
             "coarse_act_counts": dict(sorted(self.coarse_counts.items())),
             "intent_counts": dict(sorted(self.intent_counts.items())),
-        }
-
-    def accuracy_by_confidence(self) -> dict[str, dict[str, float | int | None]]:
-        """Agreed dialogues and final split accuracy by confidence (:func:`confidence`).
-
-        Each of :data:`CONFIDENCE_LEVELS`, with ``None`` accuracy over no dialogue."""
-        return {
-            level: {
-                "dialogues": self.by_confidence[level],
-                "accuracy": (
-                    self.right_by_confidence[level] / self.by_confidence[level]
-                    if self.by_confidence[level]
-                    else None
-                ),
-            }
-            for level in CONFIDENCE_LEVELS
         }
 
     def misses_by_kind(self) -> dict[str, int]:
