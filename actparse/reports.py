@@ -112,7 +112,10 @@ def format_figure(key: str, value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.2f}" if "per_" in key else f"{value:.2%}"
     if isinstance(value, Mapping):
-        return ", ".join(f"{k} {format_figure(key, v)}" for k, v in value.items())
+        # A share over nothing inside a breakdown reads "-", not an empty gap.
+        return ", ".join(
+            f"{k} {'-' if v is None else format_figure(key, v)}" for k, v in value.items()
+        )
     if isinstance(value, (list, tuple)):
         return ", ".join(str(v) for v in value)
     return "" if value is None else str(value)
