@@ -44,7 +44,7 @@ from actparse.corpora.splits.variants import (
     near_spellings,
 )
 from actparse.engine.folders import corpus_file
-from actparse.engine.rulefiles import LINE, RuleError, check_keys, load_file, where
+from actparse.engine.rulefiles import LINE, RuleError, check_keys, load_file, string_list, where
 
 __all__ = [
     "ItemWordRules",
@@ -59,7 +59,7 @@ __all__ = [
 CORPUS = "chat"
 #: The keys of ``splits.yaml`` the split parser reads itself; the rest are this module's.
 _SETTING_KEYS = ("description", "bare_noun", "the_singular", "unnamed", "claims_need_verb")
-_OWN_KEYS = frozenset({*_SETTING_KEYS, "contractions", "plurals", "mass_nouns"})
+_OWN_KEYS = frozenset({*_SETTING_KEYS, "contractions", "plurals", "near_spellings", "mass_nouns"})
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,8 @@ class ItemWordRules:
     plurals: tuple[PluralRule, ...]
     #: The shared near-spelling rule (:mod:`actparse.corpora.splits.variants`).
     near: NearSpellings
+    #: The edits of it that make near-spellings of a name, in the rule's order.
+    edits: tuple[str, ...]
     #: The split parser's settings and contractions (``splits.yaml`` without these rules):
     #: those of count nouns.
     settings: Mapping[str, Any]
@@ -154,7 +156,12 @@ def _parse_rules(doc: Any, source: str) -> ItemWordRules:
     variants = load_variant_rules()
     compounds = variants.compound_heads(kinds.mass_nouns)
     plurals = _plural_rules(doc.get("plurals"), source)
-    return ItemWordRules(plurals, variants.near, settings, kinds, compounds)
+    chosen = string_list(doc.get("near_spellings", []), f"{source}:1", "near_spellings")
+    unknown = sorted(set(chosen) - set(variants.near.edits))
+    if unknown:
+        raise RuleError(f"{where(source, doc)}: near_spellings: unknown edit(s) {unknown}")
+    edits = tuple(e for e in variants.near.edits if e in chosen)
+    return ItemWordRules(plurals, variants.near, edits, settings, kinds, compounds)
 
 
 @functools.cache
@@ -208,7 +215,7 @@ def item_words(
     near: list[list[str]] = []
     for name, words in zip(names, exact):
         length = len(name.replace(" ", "").replace("-", ""))
-        edits = rules.near.edits_for(length)
+        edits = rules.near.edits_for(length, rules.edits)
         found: set[str] = set()
         for word in words if edits else ():
             found |= near_spellings(word, edits)

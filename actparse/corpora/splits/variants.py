@@ -41,7 +41,14 @@ __all__ = [
 #: The shipped rule file of the variant rules, under ``rules/``.
 VARIANTS_FILE = ("splits", "variants.yaml")
 #: The edits a near-spelling rule may name.
-EDITS = ("letter-dropped", "letter-doubled", "letters-swapped", "double-letter-once")
+EDITS = (
+    "letter-dropped",
+    "letter-doubled",
+    "letters-swapped",
+    "double-letter-once",
+    "letter-replaced",
+)
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _TOP_KEYS = frozenset({"description", "near_spellings", "compound_heads"})
 
 
@@ -64,6 +71,8 @@ def near_spellings(word: str, edits: Iterable[str] = EDITS) -> set[str]:
             found.add(word[:k] + word[k + 1] + word[k] + word[k + 2 :])
         if "double-letter-once" in chosen and word[k] == word[k - 1] and word[k].isalpha():
             found.add(word[:k] + word[k + 1 :])
+        if "letter-replaced" in chosen and word[k].isalpha():
+            found.update(word[:k] + other + word[k + 1 :] for other in _LETTERS)
     found.discard(word)
     return {w for w in found if w and not w.startswith(" ") and not w.endswith(" ")}
 
@@ -85,9 +94,10 @@ class NearSpellings:
         """The names of the edits, in file order (the keys of ``edit_examples``)."""
         return tuple(self.edit_examples)
 
-    def edits_for(self, length: int) -> list[str]:
-        """The edits a name of ``length`` letters has (its floor reached)."""
-        return [e for e in self.edits if length >= self.min_length[e]]
+    def edits_for(self, length: int, chosen: Collection[str] | None = None) -> list[str]:
+        """The edits a name of ``length`` letters has (its floor reached), of ``chosen``."""
+        edits = self.edits if chosen is None else [e for e in self.edits if e in chosen]
+        return [e for e in edits if length >= self.min_length[e]]
 
 
 @dataclass(frozen=True)
@@ -230,7 +240,10 @@ def _one_word_changed(variant: str, word: str) -> bool:
 
 
 def variant_words(
-    item_words: Mapping[str, int], taken: Collection[str], rules: NearSpellings
+    item_words: Mapping[str, int],
+    taken: Collection[str],
+    rules: NearSpellings,
+    chosen: Collection[str] | None = None,
 ) -> dict[str, int]:
     """The near-spellings of a lexicon's item words, each with the item it names.
 
@@ -239,7 +252,7 @@ def variant_words(
     compound one of its words is edited ("fire wod"), the floor counting the letters of
     all. A near-spelling in ``taken`` (a word of any class of the lexicon: a number
     word, a person word) or already an item's word is none, and one that two items make
-    names neither.
+    names neither. ``chosen`` limits the edits (by default, every edit of ``rules``).
 
     >>> rules = load_variant_rules().near
     >>> found = variant_words({"water": 0, "book": 1, "fire wood": 2}, {"boo"}, rules)
@@ -249,7 +262,7 @@ def variant_words(
     owner: dict[str, int] = {}
     shared: set[str] = set()
     for word, index in item_words.items():
-        edits = rules.edits_for(sum(ch.isalpha() for ch in word))
+        edits = rules.edits_for(sum(ch.isalpha() for ch in word), chosen)
         if not edits:
             continue
         for variant in near_spellings(word, edits):

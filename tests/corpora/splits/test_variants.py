@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from actparse.corpora.splits.lexicon import LEXICON_FILE, SplitLexicon, parse_split_lexicon
 from actparse.corpora.splits.variants import (
     load_variant_rules,
     near_spellings,
     parse_variant_rules,
     variant_words,
 )
-from actparse.engine.rulefiles import RuleError
+from actparse.engine.rulefiles import RuleError, load_file
 
 RULES = load_variant_rules()
 NEAR = RULES.near
@@ -27,7 +28,9 @@ EDIT_CASES = [
 
 @pytest.mark.parametrize(("edit", "word", "near", "expected"), EDIT_CASES)
 def test_near_spelling_edit_examples(edit: str, word: str, near: str, expected: bool) -> None:
-    assert (near in near_spellings(word, [edit])) is expected
+    # The floor counts the letters of the name, as variant_words does.
+    edits = NEAR.edits_for(sum(ch.isalpha() for ch in word), [edit])
+    assert (near in near_spellings(word, edits)) is expected
 
 
 def test_every_edit_has_examples_and_counterexamples() -> None:
@@ -85,3 +88,49 @@ def test_an_unknown_edit_or_key_fails_naming_the_file() -> None:
         parse_variant_rules(doc, "variants.yaml")
     with pytest.raises(RuleError, match=r"variants\.yaml"):
         parse_variant_rules({**doc, "plurals": []}, "variants.yaml")
+
+
+# --------------------------------------------------------------------------------------
+# The setting near_spellings of a split lexicon
+# --------------------------------------------------------------------------------------
+
+
+def _lexicon(items: list[dict[str, object]], edits: object) -> SplitLexicon:
+    doc, source = load_file(None, LEXICON_FILE, lambda d, s: (d, s))
+    spec = {"items": items, "near_spellings": edits}
+    return parse_split_lexicon(doc, source, spec, "test/splits.yaml", "test")
+
+
+def test_a_lexicon_reads_the_near_spellings_of_its_names_by_the_edits_it_names() -> None:
+    lexicon = _lexicon(
+        [
+            {"name": "book", "words": ["book", "books", "novel"]},
+            {"name": "firewood", "words": ["firewood", "fire wood"], "weak_words": ["fires"]},
+        ],
+        ["double-letter-once", "letter-dropped", "letter-replaced"],
+    )
+    words = lexicon.item_words
+    assert words["bok"] == words["boks"] == 0 and words["fire woof"] == words["firwood"] == 1
+    assert "novl" not in words  # a synonym's slips are too often other words
+    assert "fies" not in words and "fires" in lexicon.weak_words  # nor a weak word's
+    assert "bookk" not in words  # letter-doubled is not named
+    assert {"bok", "fire woof"} <= lexicon.variants and "book" not in lexicon.variants
+    # A near-spelling that is a word of a class of the lexicon is no item word.
+    assert "sme" not in _lexicon([{"name": "some", "words": ["some"]}], ["letter-dropped"]).variants
+
+
+def test_a_near_spelling_two_names_make_names_neither() -> None:
+    lexicon = _lexicon(
+        [{"name": "boats", "words": ["boats"]}, {"name": "boots", "words": ["boots"]}],
+        ["letter-dropped", "double-letter-once"],
+    )
+    assert "bots" not in lexicon.item_words and lexicon.item_words["bats"] == 0
+
+
+def test_a_lexicon_without_the_setting_has_no_near_spelling() -> None:
+    assert not _lexicon([{"name": "water", "words": ["water"]}], []).variants
+
+
+def test_an_unknown_edit_in_a_lexicon_fails_naming_its_file() -> None:
+    with pytest.raises(RuleError, match=r"test/splits\.yaml.*letter-eaten"):
+        _lexicon([{"name": "water", "words": ["water"]}], ["letter-eaten"])
