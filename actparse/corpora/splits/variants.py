@@ -1,13 +1,13 @@
 """Near-spellings and compound forms of item names, by the named rules every split corpus shares.
 
 An item name is written in more ways than a corpus lists: with a letter left out, doubled
-or swapped ("firwood", "watter", "wtaer"), a doubled letter written once ("bok"), or a
-closed compound spaced or cut to its head ("fire wood", "wood"). ``rules/splits/
-variants.yaml`` names these rules, each with its examples, counterexamples and length
-floor:
+or swapped ("firwood", "watter", "wtaer"), a doubled letter written once ("bok"), in a
+long name a letter replaced ("fire woof"), or a closed compound spaced or cut to its head
+("fire wood", "wood"). ``rules/splits/variants.yaml`` names these rules, each with its
+examples, counterexamples and length floor:
 
 - ``near_spellings``: the edits one slip away from a word (:func:`near_spellings`), each
-  from ``min_length`` letters of the name;
+  from ``min_length`` letters of the name; each corpus names the edits it reads;
 - ``compound_heads``: how a compound name is split into modifier and head
   (:class:`CompoundHeads`; the heads themselves, a list of nouns, are the user's).
 
