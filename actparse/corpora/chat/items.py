@@ -24,17 +24,11 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from actparse.corpora.chat.kinds import (
-    KINDS,
-    CompoundHeads,
-    NounKinds,
-    parse_compound_heads,
-    parse_noun_kinds,
-)
+from actparse.corpora.chat.kinds import KINDS, NounKinds, parse_noun_kinds
 from actparse.corpora.splits.lexicon import (
     CORPUS_FILE,
     LEXICON_FILE,
@@ -43,8 +37,14 @@ from actparse.corpora.splits.lexicon import (
 )
 from actparse.corpora.splits.lexicon import _document as _lexicon_document
 from actparse.corpora.splits.tokens import tokenize as split_tokenize
+from actparse.corpora.splits.variants import (
+    CompoundHeads,
+    NearSpellings,
+    load_variant_rules,
+    near_spellings,
+)
 from actparse.engine.folders import corpus_file
-from actparse.engine.rulefiles import LINE, RuleError, check_keys, load_file, where
+from actparse.engine.rulefiles import LINE, RuleError, check_keys, load_file, string_list, where
 
 __all__ = [
     "ItemWordRules",
@@ -54,17 +54,12 @@ __all__ = [
     "item_words",
     "load_item_word_rules",
     "message_tokens",
-    "near_spellings",
 ]
 
 CORPUS = "chat"
 #: The keys of ``splits.yaml`` the split parser reads itself; the rest are this module's.
 _SETTING_KEYS = ("description", "bare_noun", "the_singular", "unnamed", "claims_need_verb")
-_OWN_KEYS = frozenset(
-    {*_SETTING_KEYS, "contractions", "plurals", "near_spellings", "mass_nouns", "compound_heads"}
-)
-#: The edits a near-spelling rule may name.
-EDITS = ("letter-dropped", "letter-doubled", "letters-swapped", "double-letter-once")
+_OWN_KEYS = frozenset({*_SETTING_KEYS, "contractions", "plurals", "near_spellings", "mass_nouns"})
 
 
 @dataclass(frozen=True)
@@ -89,23 +84,17 @@ class ItemWordRules:
     """The rules that make item words: plurals, then near-spellings and their edits."""
 
     plurals: tuple[PluralRule, ...]
-    #: The length from which a name has near-spellings, by edit (an edit may give its
-    #: own: a doubled letter written once is a slip of short names too).
-    min_length: Mapping[str, int]
-    #: The edit rules with their examples (name -> {word: near-spelling}), in file order.
-    edit_examples: Mapping[str, Mapping[str, str]]
+    #: The shared near-spelling rule (:mod:`actparse.corpora.splits.variants`).
+    near: NearSpellings
+    #: The edits of it that make near-spellings of a name, in the rule's order.
+    edits: tuple[str, ...]
     #: The split parser's settings and contractions (``splits.yaml`` without these rules):
     #: those of count nouns.
     settings: Mapping[str, Any]
     #: The mass nouns and their settings (:mod:`.kinds`).
     kinds: NounKinds
-    #: The rule that names a compound by its mass-noun head (:mod:`.kinds`).
+    #: The shared rule that names a compound by its head, with the mass nouns as heads.
     compounds: CompoundHeads
-
-    @property
-    def edits(self) -> tuple[str, ...]:
-        """The names of the edit rules, in file order (the keys of ``edit_examples``)."""
-        return tuple(self.edit_examples)
 
     def settings_of(self, kind: str) -> dict[str, Any]:
         """The split parser's settings for an item set of ``kind`` (``count`` or ``mass``)."""
@@ -158,69 +147,31 @@ def _plural_rules(doc: Any, source: str) -> tuple[PluralRule, ...]:
     return tuple(rules)
 
 
-def _length(value: Any, at: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 3:
-        raise RuleError(f"{at}: near_spellings min_length must be a whole number from 3")
-    return value
-
-
-def _near_rules(doc: Any, source: str) -> tuple[dict[str, int], dict[str, dict[str, str]]]:
-    at = where(source, doc)
-    check_keys(doc, {"min_length", "edits"}, at, "near_spellings", required=("min_length", "edits"))
-    default = _length(doc["min_length"], at)
-    edits: dict[str, dict[str, str]] = {}
-    lengths: dict[str, int] = {}
-    for raw in doc["edits"]:
-        edit_at = where(source, raw)
-        check_keys(
-            raw, {"name", "description", "examples", "min_length"}, edit_at, "edit", ("name",)
-        )
-        if raw["name"] not in EDITS:
-            raise RuleError(f"{edit_at}: unknown edit {raw['name']!r}; one of {list(EDITS)}")
-        edits[str(raw["name"])] = _pairs(raw.get("examples", {}), edit_at, "examples")
-        lengths[str(raw["name"])] = _length(raw.get("min_length", default), edit_at)
-    return lengths, edits
-
-
 def _parse_rules(doc: Any, source: str) -> ItemWordRules:
     doc = check_keys(doc, _OWN_KEYS, f"{source}:1", "the chat split rules")
     if "items" in doc:
         raise RuleError(f"{source}: the chat corpus declares no items: each dialogue does")
-    min_length, examples = _near_rules(doc.get("near_spellings"), source)
     settings = {k: doc[k] for k in (*_SETTING_KEYS, "contractions") if k in doc}
     kinds = parse_noun_kinds(doc.get("mass_nouns"), source, _SETTING_KEYS[1:])
-    compounds = parse_compound_heads(doc.get("compound_heads"), source, kinds.mass_nouns)
+    variants = load_variant_rules()
+    compounds = variants.compound_heads(kinds.mass_nouns)
     plurals = _plural_rules(doc.get("plurals"), source)
-    return ItemWordRules(plurals, min_length, examples, settings, kinds, compounds)
+    chosen = string_list(doc.get("near_spellings", []), f"{source}:1", "near_spellings")
+    unknown = sorted(set(chosen) - set(variants.near.edits))
+    if unknown:
+        raise RuleError(f"{where(source, doc)}: near_spellings: unknown edit(s) {unknown}")
+    edits = tuple(e for e in variants.near.edits if e in chosen)
+    return ItemWordRules(plurals, variants.near, edits, settings, kinds, compounds)
 
 
 @functools.cache
 def load_item_word_rules() -> ItemWordRules:
-    """The item-word rules and settings of ``rules/chat/splits.yaml``, read once."""
-    return load_file(corpus_file(CORPUS, CORPUS_FILE), (), _parse_rules)
+    """The item-word rules and settings of ``rules/chat/splits.yaml``, read once.
 
-
-def near_spellings(word: str, edits: Iterable[str] = EDITS) -> set[str]:
-    """Every spelling one named edit away from ``word`` (the word itself left out).
-
-    >>> sorted(near_spellings("water", ["letters-swapped"]))
-    ['waetr', 'watre', 'wtaer']
+    The near-spellings and the compound-head rule are the shared ones of
+    ``rules/splits/variants.yaml``; the mass nouns are the compound heads.
     """
-    found: set[str] = set()
-    chosen = set(edits)
-    # The first letter stays: writers rarely get it wrong, and without it a name is
-    # often another word ("water" - "ater").
-    for k in range(1, len(word)):
-        if "letter-dropped" in chosen:
-            found.add(word[:k] + word[k + 1 :])
-        if "letter-doubled" in chosen and word[k].isalpha():
-            found.add(word[:k] + word[k] + word[k:])
-        if "letters-swapped" in chosen and k + 1 < len(word) and word[k] != word[k + 1]:
-            found.add(word[:k] + word[k + 1] + word[k] + word[k + 2 :])
-        if "double-letter-once" in chosen and word[k] == word[k - 1] and word[k].isalpha():
-            found.add(word[:k] + word[k + 1 :])
-    found.discard(word)
-    return {w for w in found if w and not w.startswith(" ") and not w.endswith(" ")}
+    return load_file(corpus_file(CORPUS, CORPUS_FILE), (), _parse_rules)
 
 
 def _spoken_forms(name: str, lexicon: SplitLexicon) -> list[str]:
@@ -264,7 +215,7 @@ def item_words(
     near: list[list[str]] = []
     for name, words in zip(names, exact):
         length = len(name.replace(" ", "").replace("-", ""))
-        edits = [e for e in rules.edits if length >= rules.min_length[e]]
+        edits = rules.near.edits_for(length, rules.edits)
         found: set[str] = set()
         for word in words if edits else ():
             found |= near_spellings(word, edits)

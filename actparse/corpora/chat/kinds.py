@@ -28,10 +28,8 @@ from actparse.engine.rulefiles import LINE, RuleError, check_keys, string_list, 
 __all__ = [
     "KINDS",
     "RULE_NAME",
-    "CompoundHeads",
     "NounKinds",
     "head_noun",
-    "parse_compound_heads",
     "parse_noun_kinds",
 ]
 
@@ -81,79 +79,6 @@ class NounKinds:
         """
         mass = sum(self.is_mass(n) for n in names)
         return "mass" if 2 * mass > len(names) else "count"
-
-
-@dataclass(frozen=True)
-class CompoundHeads:
-    """The rule ``compound-head``: a name ending in a mass noun is also named by that noun.
-
-    A name of one word that ends in a listed mass noun with ``min_rest`` letters or more
-    before it is a compound ("firewood" is fire + wood, "rainwater" rain + water): its
-    two parts spaced ("fire wood") name the item, and so does its head alone ("wood"),
-    as a name of several words whose last is a listed mass noun ("olive oil": "oil").
-    With a written count the one-word compound is also clipped to its modifier ("2 fire":
-    two firewood; :meth:`clipped`).
-    """
-
-    mass_nouns: frozenset[str]
-    min_rest: int
-    #: Names and the words the rule must give them (``, ``-joined; empty: none).
-    examples: Mapping[str, str]
-    counterexamples: Mapping[str, str]
-
-    def split(self, name: str) -> tuple[str, str] | None:
-        """The modifier and the mass-noun head of a one-word compound name, else ``None``.
-
-        The longest head wins ("saltwater" is salt + water).
-        """
-        word = name.lower()
-        if not word.isalpha():
-            return None
-        for k in range(self.min_rest, len(word)):
-            if word[k:] in self.mass_nouns and len(word) - k >= 2:
-                return word[:k], word[k:]
-        return None
-
-    def words(self, name: str) -> tuple[str, ...]:
-        """The spaced form of a one-word compound and the mass-noun head of a name.
-
-        >>> from actparse.corpora.chat.items import load_item_word_rules
-        >>> heads = load_item_word_rules().compounds
-        >>> heads.words("firewood"), heads.words("olive oil"), heads.words("sandwich")
-        (('fire wood', 'wood'), ('oil',), ())
-        """
-        words = re.findall(r"[^\W_]+", name.lower())
-        if len(words) > 1:
-            return (words[-1],) if words[-1] in self.mass_nouns else ()
-        parts = self.split(name)
-        return () if parts is None else (f"{parts[0]} {parts[1]}", parts[1])
-
-    def clipped(self, name: str) -> str | None:
-        """The modifier of a one-word compound name, which names it with a written count.
-
-        >>> from actparse.corpora.chat.items import load_item_word_rules
-        >>> heads = load_item_word_rules().compounds
-        >>> heads.clipped("firewood"), heads.clipped("olive oil")
-        ('fire', None)
-        """
-        parts = self.split(name)
-        return None if parts is None else parts[0]
-
-
-def parse_compound_heads(doc: Any, source: str, mass_nouns: frozenset[str]) -> CompoundHeads:
-    """Check the ``compound_heads`` section of the chat split rules and build its rule."""
-    at = where(source, doc)
-    keys = ("description", "min_rest", "examples", "counterexamples")
-    doc = check_keys(doc, keys, at, "compound_heads", required=keys[1:])
-    min_rest = doc["min_rest"]
-    if not isinstance(min_rest, int) or isinstance(min_rest, bool) or min_rest < 2:
-        raise RuleError(f"{at}: compound_heads.min_rest must be a whole number from 2")
-    pairs = {}
-    for key in ("examples", "counterexamples"):
-        if not isinstance(doc[key], Mapping):
-            raise RuleError(f"{at}: compound_heads.{key} must map a name to its words")
-        pairs[key] = {str(k): str(v or "") for k, v in doc[key].items() if k != LINE}
-    return CompoundHeads(mass_nouns, min_rest, pairs["examples"], pairs["counterexamples"])
 
 
 def _kind_pairs(value: Any, at: str, key: str) -> dict[str, str]:

@@ -3,7 +3,9 @@
 ``rules/splits/lexicon.yaml`` holds the vocabulary every split corpus shares (number
 words, contractions, phrases, the word classes the side rules use); each corpus' items
 and settings are in its own rule folder (``Corpus.rules``: ``rules/<corpus>/`` for the
-built-in ones, the plug-in's folder for a plug-in), ``splits.yaml``.
+built-in ones, the plug-in's folder for a plug-in), ``splits.yaml``; a corpus that names
+edits of the shared rule near-spelling (``near_spellings``, :mod:`.variants`) also has its
+names' near-spellings as item words.
 :func:`load_split_lexicon` reads the two through :mod:`actparse.engine.rulefiles`, so a
 typo fails naming the file and the line.
 """
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from actparse import registry
+from actparse.corpora.splits.variants import load_variant_rules, variant_words
 from actparse.engine.folders import corpus_file
 from actparse.engine.rulefiles import (
     LINE,
@@ -113,6 +116,7 @@ _CORPUS_KEYS = frozenset(
         "unnamed",
         "claims_need_verb",
         "contractions",
+        "near_spellings",
     }
 )
 _ITEM_KEYS = frozenset({"name", "words", "weak_words"})
@@ -154,6 +158,9 @@ class SplitLexicon:
     #: Items come up outside offers too ("i will conserve my water"): a subject claims
     #: an item only through a verb of having or giving, or with a written count.
     claims_need_verb: bool = False
+    #: Item words the rule ``near-spelling`` made (:mod:`.variants`), no listed word: the
+    #: tokenizer's own typo tolerance does not spell them further.
+    variants: frozenset[str] = frozenset()
     #: The files it was read from, as errors name them.
     source: str = field(default="", compare=False)
     #: Every word of a class, with the classes it is in (built from ``words``): the scans
@@ -255,6 +262,39 @@ def _phrases(
     }
 
 
+def _near_spellings(
+    spec: Mapping[str, Any],
+    at: str,
+    corpus: str,
+    items: Sequence[str],
+    item_words: Mapping[str, int],
+    weak_words: set[str],
+    words: Mapping[str, frozenset[str]],
+    numbers: Mapping[str, int],
+) -> dict[str, int]:
+    """The near-spellings of the item names by the edits the corpus names, else none.
+
+    Only the words that spell an item's name (the name, its plural, its compound spaced:
+    "books", "fire wood"), not its synonyms ("novel", "snack": their slips are too often
+    other words, "sack"), nor weak words.
+    """
+    edits = string_list(spec.get("near_spellings", []), at, f"{corpus}.near_spellings")
+    rules = load_variant_rules().near
+    unknown = [e for e in edits if e not in rules.edits]
+    if unknown:
+        raise RuleError(f"{at}: {corpus}.near_spellings: unknown edit(s) {unknown}")
+    if not edits:
+        return {}
+    names = [name.lower().replace(" ", "") for name in items]
+    spelt = {
+        w: i
+        for w, i in item_words.items()
+        if w not in weak_words and w.replace(" ", "").startswith(names[i])
+    }
+    taken = set(numbers).union(item_words, *words.values())
+    return variant_words(spelt, taken, rules, edits) if spelt else {}
+
+
 def parse_split_lexicon(
     doc: Any, source: str, spec: Any, spec_source: str, corpus: str
 ) -> SplitLexicon:
@@ -304,6 +344,10 @@ def parse_split_lexicon(
 
     contractions = _contractions(doc["contractions"], where(source, doc["contractions"]))
     contractions.update(_contractions(spec.get("contractions", {}), at))
+    variants = _near_spellings(spec, at, corpus, items, item_words, weak_words, words, numbers)
+    variants = {w: i for w, i in variants.items() if w not in contractions}
+    item_words.update(variants)
+    multi_word += [w for w in variants if " " in w]
     return SplitLexicon(
         corpus=corpus,
         items=tuple(items),
@@ -314,6 +358,7 @@ def parse_split_lexicon(
         contractions=contractions,
         phrases=_phrases(doc["phrases"], source, multi_word),
         claims_need_verb=claims_need_verb,
+        variants=frozenset(variants),
         source=f"{source} and {spec_source}",
         **chosen,
     )

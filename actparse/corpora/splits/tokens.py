@@ -217,8 +217,10 @@ def _build_typos(lexicon: SplitLexicon) -> _Table:
     words one letter left out ("intial"), an item word glued to its article, determiner or number
     ("theball", "onehat"), and "i" or "you" glued to the verb after it ("itake",
     "youcan")."""
+    # Near-spellings (lexicon.variants) are spelt no further: a slip of a slip is no name.
+    listed = [w for w in lexicon.item_words if w not in lexicon.variants]
     targets = [
-        *lexicon.item_words,
+        *listed,
         *sorted(lexicon.words["everything"]),
         *sorted(lexicon.words["original"]),
     ]
@@ -239,7 +241,7 @@ def _build_typos(lexicon: SplitLexicon) -> _Table:
             for variant in _stray_letters(word) - known:
                 table.setdefault(variant, (word,))
     leads = lexicon.words["determiner"] | set(lexicon.numbers)
-    for word in lexicon.item_words:
+    for word in listed:
         for lead in sorted(leads):
             glued = lead + word
             if glued not in known:

@@ -9,10 +9,10 @@ from actparse.corpora.chat.items import (
     item_lexicon,
     item_words,
     load_item_word_rules,
-    near_spellings,
 )
 from actparse.corpora.chat.parser import ChatParser, speakers_note
 from actparse.corpora.chat.reader import dialogue_from_record
+from actparse.corpora.splits.variants import near_spellings
 from actparse.engine.folders import corpus_tag_rules
 from actparse.engine.pipeline import pipeline
 from actparse.engine.tags import Rule, RuleSet
@@ -33,7 +33,7 @@ def test_plural_rule_examples(rule, word: str, plural: str, expected: bool) -> N
 
 @pytest.mark.parametrize(
     ("edit", "word", "near"),
-    [(e, w, n) for e, pairs in RULES.edit_examples.items() for w, n in pairs.items()],
+    [(e, w, n) for e, pairs in RULES.near.edit_examples.items() for w, n in pairs.items()],
 )
 def test_near_spelling_edit_examples(edit: str, word: str, near: str) -> None:
     assert near in near_spellings(word, [edit])
