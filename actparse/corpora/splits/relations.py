@@ -119,7 +119,7 @@ def apply_exchanges(
                 break
             j -= 1
     trading: int | None = None
-    for before, after in itertools.pairwise(mentions):
+    for k, (before, after) in enumerate(itertools.pairwise(mentions), 1):
         gap = tokens[before.end + 1 : after.start]
         if (
             len(gap) > 2
@@ -134,13 +134,47 @@ def apply_exchanges(
             and before.side is not None
             and not any(person(t, lexicon, subject=False) is not None for t in gap)
         ):
+            if before.why == _IMPERATIVE_GIVING:
+                # an-exchange-proposed-is-the-writers: "swap the hat for a ball",
+                # "interested in trading 2 water for 1 food": a giving verb with no
+                # subject that trades its list for another is the writer's offer.
+                _give_list(tokens, mentions, k - 1, OTHER, lexicon)
             trading = before.side ^ 1
             after.side, after.why = trading, "exchange"
             continue
         if trading is not None and conjoined(tokens, before, after, lexicon):
+            if _trades_on(tokens, mentions, k):
+                # exchange-pairs-restart: "2 water for 1 firewood and 2 firewood for 1
+                # food": a list of trades, each given by the side that gave the first.
+                after.side, after.why = trading ^ 1, "exchange-pair"
+                trading = None
+                continue
             after.side, after.why = trading, "exchange"
             continue
         trading = None
+
+
+#: Why a mention is the reader's to give: a giving verb with no subject before it.
+_IMPERATIVE_GIVING = "imperative+give"
+
+
+def _give_list(
+    tokens: Sequence[str], mentions: Sequence[Mention], k: int, side: int, lexicon: SplitLexicon
+) -> None:
+    """Mention ``k`` and the list it ends, given by the imperative, go to ``side``."""
+    while k >= 0 and mentions[k].why == _IMPERATIVE_GIVING:
+        mentions[k].side, mentions[k].why = side, "exchange-offer"
+        if k == 0 or not conjoined(tokens, mentions[k - 1], mentions[k], lexicon):
+            break
+        k -= 1
+
+
+def _trades_on(tokens: Sequence[str], mentions: Sequence[Mention], k: int) -> bool:
+    """Mention ``k`` is itself traded "for" the next one (it opens a pair of its own)."""
+    if k + 1 >= len(mentions):
+        return False
+    gap = tokens[mentions[k].end + 1 : mentions[k + 1].start]
+    return len(gap) == 1 and gap[0] in ("for", EXCHANGE_FOR)
 
 
 def _clause_span(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> range:
