@@ -107,6 +107,9 @@ class Mention:
     singular: bool = False
     #: The count is an article ("a hat"), not a written number ("one hat", "2 hats").
     article: bool = False
+    #: One item moved by a swap ("swap the hat for a ball"): against the deal on the
+    #: table, the side gets one more of it than it had.
+    moved: bool = False
 
     def describe(self, items: Sequence[str]) -> str:
         """A short trace such as ``count2:hat->other(subject)``."""

@@ -99,7 +99,11 @@ def apply_exchanges(
 
     For example "the books for the ball and a hat", "2 hats in exchange for a book"; the list after
     "for" goes together. With no other marker, "my" and "your" tell who gives ("1 water for 3 of
-    your firewood": the firewood comes to the writer)."""
+    your firewood": the firewood comes to the writer). A list of trades ("2 water for 1
+    firewood and 2 firewood for 1 food") is given pair by pair by the same side
+    (exchange-pairs-restart); a trade proposed with no subject ("how about trading ...") is
+    the writer's (an-exchange-proposed-is-the-writers); one item for one ("swap the hat for a
+    ball") moves each against the table (a-swap-moves-one)."""
     if "for" not in tokens and EXCHANGE_FOR not in tokens:
         return  # every rule here starts from a "for" between two mentions
     for k in range(1, len(mentions)):
@@ -141,6 +145,10 @@ def apply_exchanges(
                 _give_list(tokens, mentions, k - 1, OTHER, lexicon)
             trading = before.side ^ 1
             after.side, after.why = trading, "exchange"
+            if _single(before) and _single(after):
+                # a-swap-moves-one: "swap the hat for a ball", "a water for a food":
+                # one item for one, each moved from the table to the other side.
+                before.moved = after.moved = True
             continue
         if trading is not None and conjoined(tokens, before, after, lexicon):
             if _trades_on(tokens, mentions, k):
@@ -167,6 +175,11 @@ def _give_list(
         if k == 0 or not conjoined(tokens, mentions[k - 1], mentions[k], lexicon):
             break
         k -= 1
+
+
+def _single(m: Mention) -> bool:
+    """One of an item, named without a written number ("the hat" of several, "a ball")."""
+    return m.singular or (m.article and m.kind == "count" and m.count == 1)
 
 
 def _trades_on(tokens: Sequence[str], mentions: Sequence[Mention], k: int) -> bool:
