@@ -59,7 +59,8 @@ def resolve_claims(mentions: Sequence[Mention], totals: Sequence[int]) -> Claims
             continue
         if m.side is None:
             continue
-        side = m.side
+        # "1 less food" for one side is 1 more for the other.
+        side = m.side ^ 1 if m.fewer else m.side
         if m.negated and (m.explicit or m.kind in ("every", "rest")):
             # "you can't have all the balls", "i don't need 3 food" do not say how many
             # ("i don't need the books" does: the reader gets them).
