@@ -240,8 +240,10 @@ def _scan_clauses(
         # A negation binds the verb right after it ("can not ever give"); one further
         # back belonged to an earlier verb ("i don't need them, leave me the hat").
         negated = i - scan.negation_at <= _NEGATION_REACH
-        # A verb after "in" ("interested in trading") has no subject of its own.
-        opens = i > 0 and tokens[i - 1] == "in"
+        # A verb after "in" ("would you be interested in trading") has no subject of its
+        # own; where the writer is the subject ("i am interested in giving") the writer
+        # gives either way.
+        opens = i > 0 and tokens[i - 1] == "in" and clause.side == OTHER
         if not _mark_giving(clause, classes, i, word, before, after, nxt, negated, opens):
             _mark_having(clause, classes, i, tok, word, before, negated)
     return scan
