@@ -38,6 +38,8 @@ class Claims:
     relative: set[tuple[int, int]] = field(default_factory=set)
     #: (side, item) named by a singular noun with no count ("the hat").
     singular: set[tuple[int, int]] = field(default_factory=set)
+    #: (side, item) of which the side gets one more than the table gave it (a swap).
+    moved: set[tuple[int, int]] = field(default_factory=set)
 
     def empty(self) -> bool:
         """The message gives nothing to anybody."""
@@ -57,7 +59,8 @@ def resolve_claims(mentions: Sequence[Mention], totals: Sequence[int]) -> Claims
             continue
         if m.side is None:
             continue
-        side = m.side
+        # "1 less food" for one side is 1 more for the other.
+        side = m.side ^ 1 if m.fewer else m.side
         if m.negated and (m.explicit or m.kind in ("every", "rest")):
             # "you can't have all the balls", "i don't need 3 food" do not say how many
             # ("i don't need the books" does: the reader gets them).
@@ -178,14 +181,12 @@ def _record_count(
         written.add((side, item))
     else:
         written.discard((side, item))
-    if m.relative:
-        claims.relative.add((side, item))
-    else:
-        claims.relative.discard((side, item))
-    if m.singular:
-        claims.singular.add((side, item))
-    else:
-        claims.singular.discard((side, item))
+    for marks, marked in (
+        (claims.relative, m.relative),
+        (claims.singular, m.singular),
+        (claims.moved, m.moved),
+    ):
+        (marks.add if marked else marks.discard)((side, item))
     other = claims.counts[side ^ 1][item]
     if m.both:
         if 2 * count == total:
@@ -400,7 +401,8 @@ def _follow_running(
 ) -> None:
     """A relative count adds to what the side has on the table.
 
-    For example "1 more food"; a singular noun with no count keeps the side's share of the table."""
+    For example "1 more food"; a singular noun with no count keeps the side's share of the table;
+    an item moved by a swap is one more than the side had (a-swap-moves-one)."""
     for side, item in claims.relative:
         shares = (mine, theirs)
         had = prior[side][item]
@@ -408,7 +410,11 @@ def _follow_running(
         if had is not None and added is not None:
             shares[side][item] = min(had + added, totals[item])
             (theirs if side == SELF else mine)[item] = None
-    for side, item in claims.singular:
+    for side, item in claims.moved:
+        had, shares = prior[side][item], (mine, theirs)
+        if had is not None and had < totals[item]:
+            shares[side][item], shares[side ^ 1][item] = had + 1, totals[item] - had - 1
+    for side, item in claims.singular - claims.moved:
         # the-singular-follows-the-table: "i'll take both balls and the hat" when the
         # table gives the writer one of two hats is that one hat.
         had = prior[side][item]

@@ -95,6 +95,9 @@ class Mention:
     negated: bool = False
     #: The count adds to the deal on the table ("1 more food", "another water").
     relative: bool = False
+    #: The count takes away from the side's share of the table ("1 less food"): it is
+    #: as many more for the other side (one-less-is-one-more-for-the-other).
+    fewer: bool = False
     #: The item is implied by the talk, not named ("you can have 2").
     implied: bool = False
     #: Why the side was chosen (``subject``, ``recipient``, ``benefit-after``, ...).
@@ -107,6 +110,9 @@ class Mention:
     singular: bool = False
     #: The count is an article ("a hat"), not a written number ("one hat", "2 hats").
     article: bool = False
+    #: One item moved by a swap ("swap the hat for a ball"): against the deal on the
+    #: table, the side gets one more of it than it had.
+    moved: bool = False
 
     def describe(self, items: Sequence[str]) -> str:
         """A short trace such as ``count2:hat->other(subject)``."""
@@ -132,6 +138,8 @@ class Quantity(NamedTuple):
     explicit: bool
     #: A word of addition stands before the noun ("1 more food").
     relative: bool = False
+    #: A word of subtraction stands before the noun ("1 less food").
+    fewer: bool = False
 
 
 def _quantity(
@@ -148,7 +156,7 @@ def _quantity(
         found = written_quantity(tokens, classes, noun, back, lexicon, plural)
     if found is None:
         found = implied_quantity(classes, noun, back, lexicon, plural)
-    return Quantity(*found, back.relative)
+    return Quantity(*found, back.relative, back.fewer)
 
 
 def conjoined(
@@ -223,14 +231,14 @@ def _noun_mention(
     tok = tokens[i]
     item = lexicon.item_words.get(tok)
     if item is None:
-        start, kind, _, _, _ = _quantity(tokens, classes, i, lexicon)
+        start, kind, *_ = _quantity(tokens, classes, i, lexicon)
         if kind == "rest-item" and not any(
             "vague" in word for word in classes[max(start - 2, 0) : i]
         ):
             # "all 4 other items"
             return Mention(start, i, None, "rest", explicit=True)
         return None
-    start, kind, count, explicit, relative = _quantity(tokens, classes, i, lexicon)
+    start, kind, count, explicit, relative, fewer = _quantity(tokens, classes, i, lexicon)
     if tok in lexicon.weak_words and (
         lexicon.number(tokens[start]) is None or "article" in classes[start]
     ):
@@ -258,7 +266,8 @@ def _noun_mention(
     )
     mention.article = "article" in classes[start]
     # "1 more food", "another water": added to what the side had.
-    mention.relative = kind == "count" and (relative or "relative" in classes[start])
+    mention.relative = kind == "count" and (relative or fewer or "relative" in classes[start])
+    mention.fewer = kind == "count" and fewer
     return mention
 
 
@@ -278,7 +287,7 @@ def _whole_mention(
         if not _rest_of_something_else(tokens, i, lexicon):
             found.mentions.append(Mention(i, i, None, "rest", explicit=True))
     elif "everything" in word:
-        start, kind, count, _, _ = _quantity(tokens, classes, i, lexicon)
+        start, kind, count, *_ = _quantity(tokens, classes, i, lexicon)
         if kind == "count" and count is not None and start < i:
             # "1 pack of everything": n of every item.
             found.mentions.append(Mention(start, i, None, "each-item", count, True))

@@ -6,7 +6,8 @@ These are the steps of :func:`~actparse.corpora.splits.mentions._quantity`.
 :func:`written_quantity` reads the word before them (a number, "all", "the rest",
 "half", "the majority"); :func:`implied_quantity` is the quantity the noun has when no
 such word stands there. The last two answer ``(start, kind, number, explicit)``, the
-fields of :class:`~actparse.corpora.splits.mentions.Quantity` before ``relative``.
+fields of :class:`~actparse.corpora.splits.mentions.Quantity` before ``relative`` and
+``fewer``.
 """
 
 from __future__ import annotations
@@ -37,13 +38,15 @@ class LookBack(NamedTuple):
     single_unit: bool
     #: A word of addition stands before the noun ("1 more food").
     relative: bool
+    #: A word of subtraction stands before the noun ("1 less food").
+    fewer: bool
 
 
 def look_back(tokens: Sequence[str], classes: Sequence[frozenset[str]], noun: int) -> LookBack:
     """Walk back from the noun over determiners, vague words and fillers.
 
     Vague words are "lot", "some", "more"; ``classes`` are the word classes of ``tokens``."""
-    relative = False
+    relative = fewer = False
     j = noun - 1
     start = noun
     determiner = False
@@ -59,13 +62,16 @@ def look_back(tokens: Sequence[str], classes: Sequence[frozenset[str]], noun: in
             vague = True
             measure = measure or "item_adjective" not in word
             relative = relative or "relative" in word
+            # one-less-is-one-more-for-the-other: of the vague words, the comparatives
+            # that are no words of addition ("less", "fewer") take away.
+            fewer = fewer or ("comparative" in word and "relative" not in word)
         elif "filler" not in word:
             break
         if "unit" in word and not tokens[j].endswith("s"):
             single_unit = True
         start = j
         j -= 1
-    return LookBack(j, start, determiner, vague, measure, single_unit, relative)
+    return LookBack(j, start, determiner, vague, measure, single_unit, relative, fewer)
 
 
 def written_quantity(

@@ -99,7 +99,11 @@ def apply_exchanges(
 
     For example "the books for the ball and a hat", "2 hats in exchange for a book"; the list after
     "for" goes together. With no other marker, "my" and "your" tell who gives ("1 water for 3 of
-    your firewood": the firewood comes to the writer)."""
+    your firewood": the firewood comes to the writer). A list of trades ("2 water for 1
+    firewood and 2 firewood for 1 food") is given pair by pair by the same side
+    (exchange-pairs-restart); a trade proposed with no subject ("how about trading ...") is
+    the writer's (an-exchange-proposed-is-the-writers); one item for one ("swap the hat for a
+    ball") moves each against the table (a-swap-moves-one)."""
     if "for" not in tokens and EXCHANGE_FOR not in tokens:
         return  # every rule here starts from a "for" between two mentions
     for k in range(1, len(mentions)):
@@ -119,7 +123,7 @@ def apply_exchanges(
                 break
             j -= 1
     trading: int | None = None
-    for before, after in itertools.pairwise(mentions):
+    for k, (before, after) in enumerate(itertools.pairwise(mentions), 1):
         gap = tokens[before.end + 1 : after.start]
         if (
             len(gap) > 2
@@ -134,13 +138,56 @@ def apply_exchanges(
             and before.side is not None
             and not any(person(t, lexicon, subject=False) is not None for t in gap)
         ):
+            if before.why == _IMPERATIVE_GIVING:
+                # an-exchange-proposed-is-the-writers: "swap the hat for a ball",
+                # "interested in trading 2 water for 1 food": a giving verb with no
+                # subject that trades its list for another is the writer's offer.
+                _give_list(tokens, mentions, k - 1, OTHER, lexicon)
             trading = before.side ^ 1
             after.side, after.why = trading, "exchange"
+            if _single(before) and _single(after):
+                # a-swap-moves-one: "swap the hat for a ball", "a water for a food":
+                # one item for one, each moved from the table to the other side.
+                before.moved = after.moved = True
             continue
         if trading is not None and conjoined(tokens, before, after, lexicon):
+            if _trades_on(tokens, mentions, k):
+                # exchange-pairs-restart: "2 water for 1 firewood and 2 firewood for 1
+                # food": a list of trades, each given by the side that gave the first.
+                after.side, after.why = trading ^ 1, "exchange-pair"
+                trading = None
+                continue
             after.side, after.why = trading, "exchange"
             continue
         trading = None
+
+
+#: Why a mention is the reader's to give: a giving verb with no subject before it.
+_IMPERATIVE_GIVING = "imperative+give"
+
+
+def _give_list(
+    tokens: Sequence[str], mentions: Sequence[Mention], k: int, side: int, lexicon: SplitLexicon
+) -> None:
+    """Mention ``k`` and the list it ends, given by the imperative, go to ``side``."""
+    while k >= 0 and mentions[k].why == _IMPERATIVE_GIVING:
+        mentions[k].side, mentions[k].why = side, "exchange-offer"
+        if k == 0 or not conjoined(tokens, mentions[k - 1], mentions[k], lexicon):
+            break
+        k -= 1
+
+
+def _single(m: Mention) -> bool:
+    """One of an item, named without a written number ("the hat" of several, "a ball")."""
+    return m.singular or (m.article and m.kind == "count" and m.count == 1)
+
+
+def _trades_on(tokens: Sequence[str], mentions: Sequence[Mention], k: int) -> bool:
+    """Mention ``k`` is itself traded "for" the next one (it opens a pair of its own)."""
+    if k + 1 >= len(mentions):
+        return False
+    gap = tokens[mentions[k].end + 1 : mentions[k + 1].start]
+    return len(gap) == 1 and gap[0] in ("for", EXCHANGE_FOR)
 
 
 def _clause_span(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> range:

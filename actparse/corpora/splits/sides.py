@@ -240,7 +240,11 @@ def _scan_clauses(
         # A negation binds the verb right after it ("can not ever give"); one further
         # back belonged to an earlier verb ("i don't need them, leave me the hat").
         negated = i - scan.negation_at <= _NEGATION_REACH
-        if not _mark_giving(clause, classes, i, word, before, after, nxt, negated):
+        # A verb after "in" ("would you be interested in trading") has no subject of its
+        # own; where the writer is the subject ("i am interested in giving") the writer
+        # gives either way.
+        opens = i > 0 and tokens[i - 1] == "in" and clause.side == OTHER
+        if not _mark_giving(clause, classes, i, word, before, after, nxt, negated, opens):
             _mark_having(clause, classes, i, tok, word, before, negated)
     return scan
 
@@ -387,19 +391,21 @@ def _mark_giving(
     after: frozenset[str],
     nxt: str,
     negated: bool,
+    opens: bool = False,
 ) -> bool:
     """A giving verb flips the side of what follows.
 
     A giving verb ("give", or "do" after a modal) flips the side of what follows; with
-    no recipient and no side yet, or opening a clause, it is an imperative, the reader
-    giving. Whether the token at ``i`` was one."""
+    no recipient and no side yet, or opening a clause (``opens``: a clause of its own
+    whatever stands before it), it is an imperative, the reader giving. Whether the
+    token at ``i`` was one."""
     if "give" in word or (
         "give_after_modal" in word
         and "modal" in before
         and nxt not in ("with", "without")  # "i can do with 2": i get by with 2
     ):
         if PRONOUNS.isdisjoint(after):  # no recipient: person(nxt) is None
-            if clause.side is None or _opens_clause(classes, i):
+            if clause.side is None or opens or _opens_clause(classes, i):
                 # "give the books": a bare imperative hands them from the reader.
                 clause.set(OTHER, "imperative")
             elif clause.why == "recipient" and "boundary" in before:

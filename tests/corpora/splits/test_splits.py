@@ -281,6 +281,18 @@ def test_dealornodeal_against_the_table(
     assert proposal(text, "dealornodeal", totals, running) == expected
 
 
+#: CaSiNo proposals against the deal on the table (the ``on_the_table`` rows of
+#: tests/corpora/casino/split_golden.yaml), as for Deal or No Deal.
+@pytest.mark.parametrize(
+    ("text", "totals", "running", "expected"),
+    golden("casino", "on_the_table", "running", "expected"),
+)
+def test_casino_against_the_table(
+    text: str, totals: tuple[int, ...], running: Counts, expected: Counts
+) -> None:
+    assert proposal(text, "casino", totals, running) == expected
+
+
 def test_complete_split_is_from_agent_0() -> None:
     parsed = parse_split("i'll take the ball", DOND, (1, 1, 1))
     split = complete_split(parsed.claims, 1, (1, 1, 1), DOND.items, "opposite")
