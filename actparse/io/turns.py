@@ -36,6 +36,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from actparse import registry
@@ -72,6 +73,9 @@ class TurnInContext(NamedTuple):
     dialogue: Dialogue
     turn: Turn
     act: Act
+    #: What became of each proposal of the dialogue, by the turn that made it (empty for
+    #: a corpus that tracks no deal: ``Corpus.deal_tracker``).
+    statuses: Mapping[int, str] = MappingProxyType({})
 
 
 def _no_null(value: Any) -> Any:
@@ -130,6 +134,16 @@ INTEGER = Kind(
     lambda ds: ds.Value("int64"),
     str,
     int,
+)
+#: A whole number that may be missing (a turn a deal move names; ``Int64`` in pandas,
+#: which holds a null without turning the column into floats).
+OPTIONAL_INTEGER = Kind(
+    "optional integer",
+    lambda pa: pa.int64(),
+    "Int64",
+    lambda ds: ds.Value("int64"),
+    lambda v: "" if v is None else str(int(v)),
+    lambda s: None if s == "" else int(s),
 )
 #: A number that may be missing (``repr`` in CSV, which reads back as the same float).
 NUMBER = Kind(
@@ -213,6 +227,21 @@ def _split(t: TurnInContext) -> list[Row] | None:
     ]
 
 
+def _deal(t: TurnInContext, field: str) -> Any:
+    return None if t.act.deal is None else getattr(t.act.deal, field)
+
+
+def _proposal_status(t: TurnInContext) -> str | None:
+    deal = t.act.deal
+    if deal is None or deal.move != "propose":
+        return None
+    return t.statuses.get(deal.proposal)
+
+
+def _split_uncertain(t: TurnInContext) -> list[str]:
+    return [] if t.act.split is None else list(t.act.split.uncertain)
+
+
 def _role(t: TurnInContext) -> str | None:
     parties = t.dialogue.parties
     return (parties[t.turn.agent].role or None) if 0 <= t.turn.agent < len(parties) else None
@@ -256,6 +285,44 @@ COLUMNS: tuple[Column, ...] = (
         "the turn's negotiation strategies (CaSiNo's labels, rules/strategies.yaml)",
     ),
     Column("no_act", LABEL, lambda t: t.act.no_act, "why the turn has no act (null: it has one)"),
+    Column(
+        "deal_move",
+        LABEL,
+        lambda t: _deal(t, "move"),
+        "what the message does to the deal: propose, restate, agree or refuse (null: nothing)",
+    ),
+    Column(
+        "deal_proposal",
+        OPTIONAL_INTEGER,
+        lambda t: _deal(t, "proposal"),
+        "the proposal the move concerns, named by the turn that made it",
+    ),
+    Column(
+        "deal_standing",
+        OPTIONAL_INTEGER,
+        lambda t: _deal(t, "standing"),
+        "the proposal the deal stands on after the message (null: none)",
+    ),
+    Column(
+        "proposal_status",
+        LABEL,
+        _proposal_status,
+        "on a turn that proposes: what became of its proposal by the dialogue's end (open, "
+        "agreed, superseded, refused or withdrawn)",
+    ),
+    Column(
+        "split_uncertain",
+        LABELS,
+        _split_uncertain,
+        "why the turn's split parse is unsure: what it assumed rather than read ([] when "
+        "nothing, or no split)",
+    ),
+)
+
+#: The columns of the deal on the table (the last ones): a table written before they
+#: were added lacks them.
+_DEAL_COLUMNS = frozenset(
+    ("deal_move", "deal_proposal", "deal_standing", "proposal_status", "split_uncertain")
 )
 
 
@@ -282,18 +349,35 @@ def rows_of_dialogue(
     actparse's replaces an input field of its name (the input's ``turn`` only ordered
     the rows; its ``text`` is the turn's text).
     """
+    acts = list(acts)
+    statuses = _statuses(dialogue.corpus, acts)
     for k, (turn, act) in enumerate(zip(dialogue.turns, acts)):
-        here = TurnInContext(dialogue.corpus, dialogue_id, dialogue, turn, act)
+        here = TurnInContext(dialogue.corpus, dialogue_id, dialogue, turn, act, statuses)
         row = {column.name: column.value(here) for column in COLUMNS}
         if k < len(extras):
             row.update((name, v) for name, v in extras[k].items() if name not in _NOT_EXTRA)
         yield row
 
 
+def _statuses(corpus: str, acts: Sequence[Act]) -> Mapping[int, str]:
+    """What became of each proposal of a dialogue, by its turn (empty: no deal tracked)."""
+    if all(act.deal is None for act in acts):
+        return MappingProxyType({})  # most corpora: no registry look-up per dialogue
+    tracker = registry.get(corpus).deal_tracker
+    if tracker is None:
+        return MappingProxyType({})
+    track = registry.resolve(tracker)(acts)
+    return {turn: proposal.status for turn, proposal in track.proposals.items()}
+
+
 #: The columns that hold actparse's reading of a turn (not what the input said of it).
-_ACT_COLUMNS = frozenset(
-    ("corpus", "intent", "coarse", "price", "split", "entities", "strategies", "no_act")
+_ACT_COLUMNS = (
+    frozenset(("corpus", "intent", "coarse", "price", "split", "entities", "strategies", "no_act"))
+    | _DEAL_COLUMNS
 )
+#: The columns that tell a table actparse wrote: every one of its columns but the deal's,
+#: so that a table written before those were added labels again as it is too.
+_WRITTEN = frozenset(column_names()) - _DEAL_COLUMNS
 
 
 def _check_no_clash(fields: Sequence[Mapping[str, Any]], record: Record) -> None:
@@ -305,7 +389,7 @@ def _check_no_clash(fields: Sequence[Mapping[str, Any]], record: Record) -> None
     """
     for row in fields[:1]:  # a dialogue's rows share their columns
         clash = sorted(_ACT_COLUMNS.intersection(row))
-        if clash and not _NOT_EXTRA.difference({"actparse"}).issubset(row):
+        if clash and not _WRITTEN.issubset(row):
             raise InputError(
                 f"{record.where}: the input's column{'s' if len(clash) > 1 else ''} "
                 f"{', '.join(clash)} would be replaced by actparse's column"
