@@ -1,9 +1,10 @@
 """The per-turn table: one row per turn, the same typed columns for every corpus.
 
 :data:`COLUMNS` is the table's layout, one :class:`Column` per line: its name, its
-:class:`Kind` (which fixes its Arrow, pandas, ``datasets`` and CSV types in one place)
-and how a turn gives its value. A column a corpus lacks is null (a Craigslist turn has
-no ``split``, a CaSiNo one no ``role``). Adding a column is adding one line there.
+:class:`~actparse.io.kinds.Kind` (which fixes its Arrow, pandas, ``datasets`` and CSV
+types in one place) and how a turn gives its value. A column a corpus lacks is null (a
+Craigslist turn has no ``split``, a CaSiNo one no ``role``). Adding a column is adding
+one line there.
 
 :func:`iter_turn_rows` is the one place rows are made, for ``actparse.to_frame``,
 ``actparse label --per-turn`` and the batch and Dask recipes alike.
@@ -32,7 +33,6 @@ dialogue, never the rows).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +41,17 @@ from typing import Any, NamedTuple
 
 from actparse import registry
 from actparse.engine.pipeline import pipeline, pipelines
+from actparse.io.kinds import (
+    ENTITIES,
+    INTEGER,
+    LABEL,
+    LABELS,
+    NUMBER,
+    OPTIONAL_INTEGER,
+    SPLIT,
+    TEXT,
+    Kind,
+)
 from actparse.io.messages import json_kind
 from actparse.io.records import InputError, Record, group_records, read_records
 from actparse.io.sources import detect_at
@@ -76,135 +87,6 @@ class TurnInContext(NamedTuple):
     #: What became of each proposal of the dialogue, by the turn that made it (empty for
     #: a corpus that tracks no deal: ``Corpus.deal_tracker``).
     statuses: Mapping[int, str] = MappingProxyType({})
-
-
-def _no_null(value: Any) -> Any:
-    return value
-
-
-def _json_or_empty(value: Any) -> str:
-    return "" if value is None else json.dumps(value, ensure_ascii=False)
-
-
-def _from_json_or_null(text: str) -> Any:
-    return None if text == "" else json.loads(text)
-
-
-@dataclass(frozen=True)
-class Kind:
-    """A column type, in every form the table is written in.
-
-    ``arrow`` and ``feature`` take the ``pyarrow`` and ``datasets`` modules (imported by
-    the caller, so neither is needed to make rows). In CSV a null is an empty field,
-    which a kind that is never null reads as its empty value.
-    """
-
-    name: str
-    arrow: Callable[[Any], Any]
-    #: The pandas dtype (``object`` for nested values: lists of dicts, ``None`` as null).
-    pandas: str
-    feature: Callable[[Any], Any]
-    to_csv: Callable[[Any], str]
-    from_csv: Callable[[str], Any]
-
-
-#: Text that is never null (an event with no text has ``""``).
-TEXT = Kind(
-    "text",
-    lambda pa: pa.string(),
-    "string",
-    lambda ds: ds.Value("string"),
-    _no_null,
-    _no_null,
-)
-#: A name that may be missing (never ``""``: a missing name is null).
-LABEL = Kind(
-    "label",
-    lambda pa: pa.string(),
-    "string",
-    lambda ds: ds.Value("string"),
-    lambda v: "" if v is None else v,
-    lambda s: s or None,
-)
-#: A whole number that is never null.
-INTEGER = Kind(
-    "integer",
-    lambda pa: pa.int64(),
-    "int64",
-    lambda ds: ds.Value("int64"),
-    str,
-    int,
-)
-#: A whole number that may be missing (a turn a deal move names; ``Int64`` in pandas,
-#: which holds a null without turning the column into floats).
-OPTIONAL_INTEGER = Kind(
-    "optional integer",
-    lambda pa: pa.int64(),
-    "Int64",
-    lambda ds: ds.Value("int64"),
-    lambda v: "" if v is None else str(int(v)),
-    lambda s: None if s == "" else int(s),
-)
-#: A number that may be missing (``repr`` in CSV, which reads back as the same float).
-NUMBER = Kind(
-    "number",
-    lambda pa: pa.float64(),
-    "Float64",
-    lambda ds: ds.Value("float64"),
-    lambda v: "" if v is None else repr(float(v)),
-    lambda s: None if s == "" else float(s),
-)
-#: An item split: per item, what each agent gets (a count is null where a partial
-#: proposal left it open); the whole column is null for a turn without a split.
-SPLIT = Kind(
-    "split",
-    lambda pa: pa.list_(
-        pa.struct(
-            [
-                pa.field("item", pa.string()),
-                pa.field("agent_0", pa.int64()),
-                pa.field("agent_1", pa.int64()),
-            ]
-        )
-    ),
-    "object",
-    # A one-element list is a list feature in every datasets version (List is new in 4).
-    lambda ds: [
-        {"item": ds.Value("string"), "agent_0": ds.Value("int64"), "agent_1": ds.Value("int64")}
-    ],
-    _json_or_empty,
-    _from_json_or_null,
-)
-#: Knowledge-base values a turn mentions or selects (``[]`` when none).
-ENTITIES = Kind(
-    "entities",
-    lambda pa: pa.list_(
-        pa.struct(
-            [
-                pa.field("surface", pa.string()),
-                pa.field("value", pa.string()),
-                pa.field("type", pa.string()),
-            ]
-        )
-    ),
-    "object",
-    lambda ds: [
-        {"surface": ds.Value("string"), "value": ds.Value("string"), "type": ds.Value("string")}
-    ],
-    _json_or_empty,
-    lambda s: json.loads(s) if s else [],
-)
-
-
-#: Labels of a turn (its strategies; ``[]`` when none).
-LABELS = Kind(
-    "labels",
-    lambda pa: pa.list_(pa.string()),
-    "object",
-    lambda ds: [ds.Value("string")],
-    _json_or_empty,
-    lambda s: json.loads(s) if s else [],
-)
 
 
 @dataclass(frozen=True)
