@@ -142,7 +142,7 @@ ENTITIES = Kind(
 )
 
 
-#: Labels of a turn (its strategies; ``[]`` when none).
+#: Labels of a turn (its strategies, what its split assumed; ``[]`` when none).
 LABELS = Kind(
     "labels",
     lambda pa: pa.list_(pa.string()),
