@@ -214,3 +214,13 @@ def test_a_table_written_before_the_deal_columns_labels_again(tmp_path: Path) ->
     result = runner.invoke(app, ["label", str(old), "--per-turn", "-o", str(again)])
     assert result.exit_code == 0, result.output
     assert again.read_bytes() == first.read_bytes()
+
+
+def test_turns_batch_gives_the_deal_columns(tmp_path: Path) -> None:
+    import actparse
+
+    raw = [r.raw for r in actparse.read_records(write_casino(tmp_path))]
+    batch = {key: [record[key] for record in raw] for key in raw[0]}
+    (turns,) = actparse.turns_batch(batch, indices=[0])["turns"]
+    got = [tuple(row[c] for c in DEAL_COLUMNS) for row in turns]
+    assert got == CASINO_DEAL
