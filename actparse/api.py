@@ -259,7 +259,9 @@ def to_frame(
     else its position among the input's records from 0, as text; unique in the table: a
     repeated id is an :class:`InputError`), ``turn``, ``agent``, ``role``, ``action``,
     ``text``, ``intent`` (native), ``coarse``, ``price``, ``split`` (per item, what each
-    agent gets) and ``entities``; :data:`actparse.io.turns.COLUMNS` describes each. A turn
+    agent gets), ``entities``, ``strategies``, ``no_act``, and the deal on the table
+    (``deal_move``, ``deal_proposal``, ``deal_standing``, ``proposal_status``,
+    ``split_uncertain``); :data:`actparse.io.turns.COLUMNS` describes each. A turn
     table's own other columns (``speaker``, ``items``...) follow them, as ``object``. Each
     dialogue appears once: a corpus that lists a dialogue once from each side (Deal or
     No Deal) names a key both views share, and a record with the same key as the record

@@ -4,7 +4,11 @@ For the page's script to render: a few thousand dialogues would make a heavy pag
 as data the script shows one page of them at a time.
 
 Each turn carries the spans of its text to highlight: the prices the parser found, the
-knowledge-base values it linked, and the words naming the dialogue's items.
+knowledge-base values it linked, and the words naming the dialogue's items. Where the acts
+follow the deal on the table (``Act.deal``: Deal or No Deal, CaSiNo), each turn says what
+it does to the deal ("proposes #4 (agreed)", "refuses #4") and what its split assumed,
+and the dialogue the split it ends on and how sure that is
+(:func:`~actparse.corpora.splits.evaluate.confidence`).
 """
 
 from __future__ import annotations
@@ -12,9 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from actparse.corpora.splits.evaluate import describe_split
+from actparse import registry
+from actparse.corpora.splits.evaluate import confidence, describe_split
 from actparse.engine.alignment import token_spans
 from actparse.engine.tokenizer import tokenize
 from actparse.html_report.collect import InputData, LabelledDialogue
@@ -96,8 +101,65 @@ def _arguments(act: Act, agents: tuple[str, str]) -> str:
     return "; ".join(parts)
 
 
+#: How each deal move reads in the browser, before the proposal's number.
+_MOVE_WORDS = {
+    "propose": "proposes",
+    "restate": "restates",
+    "agree": "agrees to",
+    "refuse": "refuses",
+}
+
+
+class _Deal(NamedTuple):
+    """A dialogue's tracked deal: each proposal's status by its turn, and the final split."""
+
+    statuses: dict[int, str]
+    final: dict[str, Any] | None
+
+
+def _tracked(d: LabelledDialogue, agents: tuple[str, str]) -> _Deal | None:
+    """The deal of a dialogue whose acts follow one, as its corpus' tracker reads it."""
+    if all(act.deal is None for act in d.acts):
+        return None
+    tracker = registry.get(d.dialogue.corpus).deal_tracker
+    if tracker is None:
+        return None
+    track = registry.resolve(tracker)(list(d.acts))
+    statuses = {turn: p.status for turn, p in track.proposals.items()}
+    final = track.final
+    level = confidence(final)
+    if final is None:
+        return _Deal(statuses, {"proposal": None, "split": "", "confidence": level, "why": ""})
+    why = "agreed in text" if final.agreed else "not agreed in text"
+    if final.split.uncertain:
+        why += "; assumed: " + ", ".join(final.split.uncertain)
+    shown = {
+        "proposal": final.turn,
+        "split": describe_split(final.split, agents),
+        "confidence": level,
+        "why": why,
+    }
+    return _Deal(statuses, shown)
+
+
+def _move(act: Act, deal: _Deal | None) -> str:
+    """What the turn does to the deal, as people read it ("" for no move)."""
+    if act.deal is None:
+        return ""
+    words = f"{_MOVE_WORDS.get(act.deal.move, act.deal.move)} #{act.deal.proposal}"
+    status = None if deal is None else deal.statuses.get(act.deal.proposal)
+    if act.deal.move == "propose" and status is not None:
+        words += f" ({status})"
+    return words
+
+
 def _turn(
-    d: LabelledDialogue, turn: Turn, act: Act, miss: Miss | None, names: tuple[str, str] | None
+    d: LabelledDialogue,
+    turn: Turn,
+    act: Act,
+    miss: Miss | None,
+    names: tuple[str, str] | None,
+    deal: _Deal | None = None,
 ) -> list[Any]:
     agents = (_writer(d.dialogue, 0, names), _writer(d.dialogue, 1, names))
     text = turn.text if turn.is_message else f"<{turn.action or 'unknown action'}>"
@@ -117,6 +179,8 @@ def _turn(
         _utf16_spans(text, spans),
         disagreement,
         list(turn.labels),
+        _move(act, deal),
+        [] if act.split is None else list(act.split.uncertain),
     ]
 
 
@@ -124,23 +188,28 @@ def browser_data(inputs: Sequence[InputData]) -> list[dict[str, Any]]:
     """One entry per dialogue of every input.
 
     ``input`` (its index), ``record`` (its ``file:line``), ``where`` (with its id), ``miss`` (the
-    evaluator's one-line summary, ``None`` when it reported none) and ``turns`` (writer, text,
-    intent, coarse act, arguments, our strategy labels, highlights in UTF-16 code units as the
-    script slices text, disagreement, and the strategy labels the corpus' annotators gave, where it
-    ships them)."""
+    evaluator's one-line summary, ``None`` when it reported none), ``deal`` (where the acts follow
+    the deal: the final split's ``proposal`` turn, the ``split`` as people read it, its
+    ``confidence`` and ``why``; ``None`` otherwise) and ``turns`` (writer, text, intent, coarse
+    act, arguments, our strategy labels, highlights in UTF-16 code units as the script slices
+    text, disagreement, the strategy labels the corpus' annotators gave, where it ships them,
+    the turn's deal move with its proposal's end, and what its split assumed)."""
     out = []
     for k, data in enumerate(inputs):
         names = data.report.agent_names() if data.report is not None else None
         for d in data.dialogues:
             miss = data.miss_of(d)
+            agents = (_writer(d.dialogue, 0, names), _writer(d.dialogue, 1, names))
+            deal = _tracked(d, agents)
             out.append(
                 {
                     "input": k,
                     "record": d.where,
                     "where": d.where if d.dialogue.id is None else f"{d.where} ({d.dialogue.id})",
                     "miss": miss.summary if miss is not None else None,
+                    "deal": None if deal is None else deal.final,
                     "turns": [
-                        _turn(d, t, a, miss, names) for t, a in zip(d.dialogue.turns, d.acts)
+                        _turn(d, t, a, miss, names, deal) for t, a in zip(d.dialogue.turns, d.acts)
                     ],
                 }
             )

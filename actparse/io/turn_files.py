@@ -27,12 +27,13 @@ from actparse.io.batch import encode_line
 from actparse.io.csv_cells import guard, unguard
 from actparse.io.csv_rows import is_csv
 from actparse.io.destination import Destination
+from actparse.io.kinds import LABEL, TEXT
 from actparse.io.lines import decoded_lines, open_binary
 from actparse.io.messages import describe
 from actparse.io.output import open_output, to_stdout
 from actparse.io.parquet import BATCH_ROWS, is_parquet, require_pyarrow
 from actparse.io.records import InputError, parse_json_line
-from actparse.io.turns import COLUMNS, LABEL, TEXT, Row, column_names, iter_dialogue_rows
+from actparse.io.turns import COLUMNS, Row, column_names, iter_dialogue_rows
 
 __all__ = [
     "TableCounts",

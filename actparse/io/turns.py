@@ -1,9 +1,10 @@
 """The per-turn table: one row per turn, the same typed columns for every corpus.
 
 :data:`COLUMNS` is the table's layout, one :class:`Column` per line: its name, its
-:class:`Kind` (which fixes its Arrow, pandas, ``datasets`` and CSV types in one place)
-and how a turn gives its value. A column a corpus lacks is null (a Craigslist turn has
-no ``split``, a CaSiNo one no ``role``). Adding a column is adding one line there.
+:class:`~actparse.io.kinds.Kind` (which fixes its Arrow, pandas, ``datasets`` and CSV
+types in one place) and how a turn gives its value. A column a corpus lacks is null (a
+Craigslist turn has no ``split``, a CaSiNo one no ``role``). Adding a column is adding
+one line there.
 
 :func:`iter_turn_rows` is the one place rows are made, for ``actparse.to_frame``,
 ``actparse label --per-turn`` and the batch and Dask recipes alike.
@@ -32,14 +33,25 @@ dialogue, never the rows).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from actparse import registry
 from actparse.engine.pipeline import pipeline, pipelines
+from actparse.io.kinds import (
+    ENTITIES,
+    INTEGER,
+    LABEL,
+    LABELS,
+    NUMBER,
+    OPTIONAL_INTEGER,
+    SPLIT,
+    TEXT,
+    Kind,
+)
 from actparse.io.messages import json_kind
 from actparse.io.records import InputError, Record, group_records, read_records
 from actparse.io.sources import detect_at
@@ -72,125 +84,9 @@ class TurnInContext(NamedTuple):
     dialogue: Dialogue
     turn: Turn
     act: Act
-
-
-def _no_null(value: Any) -> Any:
-    return value
-
-
-def _json_or_empty(value: Any) -> str:
-    return "" if value is None else json.dumps(value, ensure_ascii=False)
-
-
-def _from_json_or_null(text: str) -> Any:
-    return None if text == "" else json.loads(text)
-
-
-@dataclass(frozen=True)
-class Kind:
-    """A column type, in every form the table is written in.
-
-    ``arrow`` and ``feature`` take the ``pyarrow`` and ``datasets`` modules (imported by
-    the caller, so neither is needed to make rows). In CSV a null is an empty field,
-    which a kind that is never null reads as its empty value.
-    """
-
-    name: str
-    arrow: Callable[[Any], Any]
-    #: The pandas dtype (``object`` for nested values: lists of dicts, ``None`` as null).
-    pandas: str
-    feature: Callable[[Any], Any]
-    to_csv: Callable[[Any], str]
-    from_csv: Callable[[str], Any]
-
-
-#: Text that is never null (an event with no text has ``""``).
-TEXT = Kind(
-    "text",
-    lambda pa: pa.string(),
-    "string",
-    lambda ds: ds.Value("string"),
-    _no_null,
-    _no_null,
-)
-#: A name that may be missing (never ``""``: a missing name is null).
-LABEL = Kind(
-    "label",
-    lambda pa: pa.string(),
-    "string",
-    lambda ds: ds.Value("string"),
-    lambda v: "" if v is None else v,
-    lambda s: s or None,
-)
-#: A whole number that is never null.
-INTEGER = Kind(
-    "integer",
-    lambda pa: pa.int64(),
-    "int64",
-    lambda ds: ds.Value("int64"),
-    str,
-    int,
-)
-#: A number that may be missing (``repr`` in CSV, which reads back as the same float).
-NUMBER = Kind(
-    "number",
-    lambda pa: pa.float64(),
-    "Float64",
-    lambda ds: ds.Value("float64"),
-    lambda v: "" if v is None else repr(float(v)),
-    lambda s: None if s == "" else float(s),
-)
-#: An item split: per item, what each agent gets (a count is null where a partial
-#: proposal left it open); the whole column is null for a turn without a split.
-SPLIT = Kind(
-    "split",
-    lambda pa: pa.list_(
-        pa.struct(
-            [
-                pa.field("item", pa.string()),
-                pa.field("agent_0", pa.int64()),
-                pa.field("agent_1", pa.int64()),
-            ]
-        )
-    ),
-    "object",
-    # A one-element list is a list feature in every datasets version (List is new in 4).
-    lambda ds: [
-        {"item": ds.Value("string"), "agent_0": ds.Value("int64"), "agent_1": ds.Value("int64")}
-    ],
-    _json_or_empty,
-    _from_json_or_null,
-)
-#: Knowledge-base values a turn mentions or selects (``[]`` when none).
-ENTITIES = Kind(
-    "entities",
-    lambda pa: pa.list_(
-        pa.struct(
-            [
-                pa.field("surface", pa.string()),
-                pa.field("value", pa.string()),
-                pa.field("type", pa.string()),
-            ]
-        )
-    ),
-    "object",
-    lambda ds: [
-        {"surface": ds.Value("string"), "value": ds.Value("string"), "type": ds.Value("string")}
-    ],
-    _json_or_empty,
-    lambda s: json.loads(s) if s else [],
-)
-
-
-#: Labels of a turn (its strategies; ``[]`` when none).
-LABELS = Kind(
-    "labels",
-    lambda pa: pa.list_(pa.string()),
-    "object",
-    lambda ds: [ds.Value("string")],
-    _json_or_empty,
-    lambda s: json.loads(s) if s else [],
-)
+    #: What became of each proposal of the dialogue, by the turn that made it (empty for
+    #: a corpus that tracks no deal: ``Corpus.deal_tracker``).
+    statuses: Mapping[int, str] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -211,6 +107,21 @@ def _split(t: TurnInContext) -> list[Row] | None:
         {"item": item, "agent_0": mine, "agent_1": theirs}
         for item, mine, theirs in zip(split.items, split.counts[0], split.counts[1])
     ]
+
+
+def _deal(t: TurnInContext, field: str) -> Any:
+    return None if t.act.deal is None else getattr(t.act.deal, field)
+
+
+def _proposal_status(t: TurnInContext) -> str | None:
+    deal = t.act.deal
+    if deal is None or deal.move != "propose":
+        return None
+    return t.statuses.get(deal.proposal)
+
+
+def _split_uncertain(t: TurnInContext) -> list[str]:
+    return [] if t.act.split is None else list(t.act.split.uncertain)
 
 
 def _role(t: TurnInContext) -> str | None:
@@ -256,6 +167,44 @@ COLUMNS: tuple[Column, ...] = (
         "the turn's negotiation strategies (CaSiNo's labels, rules/strategies.yaml)",
     ),
     Column("no_act", LABEL, lambda t: t.act.no_act, "why the turn has no act (null: it has one)"),
+    Column(
+        "deal_move",
+        LABEL,
+        lambda t: _deal(t, "move"),
+        "what the message does to the deal: propose, restate, agree or refuse (null: nothing)",
+    ),
+    Column(
+        "deal_proposal",
+        OPTIONAL_INTEGER,
+        lambda t: _deal(t, "proposal"),
+        "the proposal the move concerns, named by the turn that made it",
+    ),
+    Column(
+        "deal_standing",
+        OPTIONAL_INTEGER,
+        lambda t: _deal(t, "standing"),
+        "the proposal the deal stands on after the message (null: none)",
+    ),
+    Column(
+        "proposal_status",
+        LABEL,
+        _proposal_status,
+        "on a turn that proposes: what became of its proposal by the dialogue's end (open, "
+        "agreed, superseded, refused or withdrawn)",
+    ),
+    Column(
+        "split_uncertain",
+        LABELS,
+        _split_uncertain,
+        "why the turn's split parse is unsure: what it assumed rather than read ([] when "
+        "nothing, or no split)",
+    ),
+)
+
+#: The columns of the deal on the table (the last ones): a table written before they
+#: were added lacks them.
+_DEAL_COLUMNS = frozenset(
+    ("deal_move", "deal_proposal", "deal_standing", "proposal_status", "split_uncertain")
 )
 
 
@@ -282,18 +231,35 @@ def rows_of_dialogue(
     actparse's replaces an input field of its name (the input's ``turn`` only ordered
     the rows; its ``text`` is the turn's text).
     """
+    acts = list(acts)
+    statuses = _statuses(dialogue.corpus, acts)
     for k, (turn, act) in enumerate(zip(dialogue.turns, acts)):
-        here = TurnInContext(dialogue.corpus, dialogue_id, dialogue, turn, act)
+        here = TurnInContext(dialogue.corpus, dialogue_id, dialogue, turn, act, statuses)
         row = {column.name: column.value(here) for column in COLUMNS}
         if k < len(extras):
             row.update((name, v) for name, v in extras[k].items() if name not in _NOT_EXTRA)
         yield row
 
 
+def _statuses(corpus: str, acts: Sequence[Act]) -> Mapping[int, str]:
+    """What became of each proposal of a dialogue, by its turn (empty: no deal tracked)."""
+    if all(act.deal is None for act in acts):
+        return MappingProxyType({})  # most corpora: no registry look-up per dialogue
+    tracker = registry.get(corpus).deal_tracker
+    if tracker is None:
+        return MappingProxyType({})
+    track = registry.resolve(tracker)(acts)
+    return {turn: proposal.status for turn, proposal in track.proposals.items()}
+
+
 #: The columns that hold actparse's reading of a turn (not what the input said of it).
-_ACT_COLUMNS = frozenset(
-    ("corpus", "intent", "coarse", "price", "split", "entities", "strategies", "no_act")
+_ACT_COLUMNS = (
+    frozenset(("corpus", "intent", "coarse", "price", "split", "entities", "strategies", "no_act"))
+    | _DEAL_COLUMNS
 )
+#: The columns that tell a table actparse wrote: every one of its columns but the deal's,
+#: so that a table written before those were added labels again as it is too.
+_WRITTEN = frozenset(column_names()) - _DEAL_COLUMNS
 
 
 def _check_no_clash(fields: Sequence[Mapping[str, Any]], record: Record) -> None:
@@ -305,7 +271,7 @@ def _check_no_clash(fields: Sequence[Mapping[str, Any]], record: Record) -> None
     """
     for row in fields[:1]:  # a dialogue's rows share their columns
         clash = sorted(_ACT_COLUMNS.intersection(row))
-        if clash and not _NOT_EXTRA.difference({"actparse"}).issubset(row):
+        if clash and not _WRITTEN.issubset(row):
             raise InputError(
                 f"{record.where}: the input's column{'s' if len(clash) > 1 else ''} "
                 f"{', '.join(clash)} would be replaced by actparse's column"

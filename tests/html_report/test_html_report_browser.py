@@ -217,3 +217,33 @@ def test_labels_from_the_input_are_drawn_as_text_not_markup(
         assert texts.count(label) >= 2, label  # the confusion chart's and the strategies'
     assert any(MARKUP_FILE in text for text in texts)  # the legend
     assert errors == []
+
+
+def test_the_deal_is_shown_turn_by_turn_in_chromium(browser: Any, tmp_path: Path) -> None:
+    from deal_dialogues import DOND_DEAL, DOND_SHOWN, write_casino, write_dond
+
+    out = tmp_path / "deal.html"
+    write_report([write_dond(tmp_path), write_casino(tmp_path)], out)
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.route(lambda url: url != out.resolve().as_uri(), lambda route: route.abort())
+    page.goto(out.resolve().as_uri(), wait_until="load")
+    page.wait_for_function("window.actparseReport !== undefined")
+    dond = page.locator("article.dialogue").first
+    cells = dond.locator("td.deal")
+    moves = [
+        cells.nth(k).evaluate("e => e.firstChild ? e.firstChild.textContent : ''")
+        for k in range(cells.count())
+    ]
+    assumed = dond.locator("td.deal .uncertain").all_inner_texts()
+    final = dond.locator(".final-deal").inner_text()
+    page.close()
+    assert moves == DOND_SHOWN
+    assert assumed == [f"assumed: {', '.join(d[4])}" for d in DOND_DEAL if d[4]]
+    assert final == (
+        "Final split (#2): YOU book 0 hat 2 ball 0 | THEM book 1 hat 0 ball 2 · confidence "
+        "high (agreed in text)"
+    )
+    assert errors == []

@@ -132,7 +132,7 @@ def test_files_read_back_as_the_rows(
 def test_csv_keeps_awkward_text_and_tells_null_from_empty(tmp_path: Path) -> None:
     row: dict[str, Any] = {c.name: None for c in COLUMNS}
     row.update(corpus="x", dialogue_id="d,1", turn=0, agent=1, text='a "b",\r\nc\n', entities=[])
-    row["strategies"] = []  # a list column is never null, like entities
+    row["strategies"] = row["split_uncertain"] = []  # a list column is never null, like entities
     empty = {**row, "text": "", "price": 0.1 + 0.2, "split": []}
     out = tmp_path / "t.csv"
     write_turn_table([row, empty], out)

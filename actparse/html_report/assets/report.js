@@ -75,8 +75,16 @@
     head.appendChild(el("span", "corpus", meta.inputs[d.input].title));
     box.appendChild(head);
     if (d.miss !== null) { box.appendChild(el("p", "summary", "Disagrees with the reference: " + d.miss)); }
+    // The split the deal ends on, where the acts follow the deal (d.deal is null elsewhere).
+    if (d.deal) {
+      var ends = d.deal.proposal === null ? ": no proposal in the text" :
+        " (#" + d.deal.proposal + "): " + d.deal.split;
+      var final = el("p", "final-deal confidence-" + d.deal.confidence, "Final split" + ends +
+        " · confidence " + d.deal.confidence + (d.deal.why ? " (" + d.deal.why + ")" : ""));
+      box.appendChild(final);
+    }
     var table = el("table"), header = el("tr");
-    ["#", "writer", "text", "intent", "coarse", "arguments"].forEach(function (h) { header.appendChild(el("th", "", h)); });
+    ["#", "writer", "text", "intent", "coarse", "arguments", "deal"].forEach(function (h) { header.appendChild(el("th", "", h)); });
     table.appendChild(header);
     d.turns.forEach(function (t, i) {
       var row = el("tr", t[7] ? "miss" : "");
@@ -93,6 +101,9 @@
       row.appendChild(el("td", "", t[2]));
       row.appendChild(el("td", "", t[3]));
       row.appendChild(el("td", "", t[4]));
+      var deal = el("td", "deal", t[9]);
+      if (t[10].length) { deal.appendChild(el("div", "uncertain", "assumed: " + t[10].join(", "))); }
+      row.appendChild(deal);
       table.appendChild(row);
     });
     box.appendChild(table);
