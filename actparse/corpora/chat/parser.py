@@ -32,6 +32,7 @@ from actparse.corpora.chat.prices import PriceTracker, proposed_price, writer_ro
 from actparse.corpora.chat.reader import CORPUS, SPLITS_OFF, speakers
 from actparse.corpora.chat.splitting import ChatDealState, ChatSplitParser, split_parser
 from actparse.corpora.craigslist.linking import ListingContext
+from actparse.corpora.splits.deals import with_deal_moves
 from actparse.engine.acts import ActSpace, load_act_space
 from actparse.engine.folders import corpus_tag_rules
 from actparse.engine.strategies import (
@@ -93,6 +94,11 @@ class _Context:
     deal: ChatDealState = field(default_factory=ChatDealState)
     prices: _PriceState = field(default_factory=_PriceState)
     note: str | None = None
+
+
+def _same(intent: str | None) -> str | None:
+    """An intent as its own coarse act."""
+    return intent
 
 
 class ChatParser:
@@ -186,6 +192,9 @@ class ChatParser:
                 ctx.prices.named = True
             ctx.prices.last_intent[turn.agent] = act.intent
             acts.append(act)
+        if ctx.splitter is not None:
+            # The native intents are the coarse acts (coarse.yaml maps each to itself).
+            acts = with_deal_moves(acts, _same)
         return acts
 
     @staticmethod

@@ -23,6 +23,9 @@ FIELD = "actparse"
 def act_fields(act: Act, dialogue: Dialogue) -> dict[str, Any]:
     """A turn's act as JSON: intent, coarse act, price, split, strategies, and why none.
 
+    With a split, what its parse assumed (``split_uncertain``) and what the message does
+    to the deal (``deal``, :class:`~actparse.models.DealMove`), when it does anything.
+
     The split names each side by its speaker: ``{"ann": {"book": 2}, "bob": {...}}``. A
     dialogue of one speaker or of three and more has a ``note`` saying it gets no splits.
     """
@@ -38,6 +41,10 @@ def act_fields(act: Act, dialogue: Dialogue) -> dict[str, Any]:
         "strategies": list(act.strategies),
         "no_act": act.no_act,
     }
+    if act.split is not None and act.split.uncertain:
+        fields["split_uncertain"] = list(act.split.uncertain)
+    if act.deal is not None:
+        fields["deal"] = act.deal.to_dict()
     if any(tag.startswith(SPLITS_OFF) for tag in act.tags):
         # Said on every turn, so that a row read alone still tells why it has no split.
         n = len(speakers(dialogue))

@@ -319,3 +319,25 @@ def test_speakers_are_the_recorded_names_else_the_agent_numbers() -> None:
     assert speakers(dataclasses.replace(dialogue, outcome=None)) == ["0", "1"]
     one = dialogue_from_record({"turns": turns[:1]})
     assert speakers(dataclasses.replace(one, outcome=None)) == ["0"]
+
+
+def test_own_dialogues_with_items_follow_the_deal() -> None:
+    # The chat corpus runs the shared deal tracker: each move is in the actparse field,
+    # and the per-turn table says what became of each proposal.
+    import actparse
+
+    record = {
+        "id": "a",
+        "items": "book=3;hat=1",
+        "turns": [
+            {"speaker": "ann", "text": "I'd like the books, you can have the hat."},
+            {"speaker": "bob", "text": "Deal."},
+        ],
+    }
+    turns = actparse.label_record(record)["turns"]
+    assert [t["actparse"]["deal"] for t in turns] == [
+        {"move": "propose", "proposal": 0, "standing": 0},
+        {"move": "agree", "proposal": 0, "standing": 0},
+    ]
+    rows = list(actparse.iter_turn_rows([record]))
+    assert [r["proposal_status"] for r in rows] == ["agreed", None]
