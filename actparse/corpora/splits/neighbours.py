@@ -19,6 +19,7 @@ from actparse.corpora.splits.relations import (
     claim_only_things,
     drop_alternatives,
     drop_or_sentences,
+    drop_scores,
     drop_value_statements,
     fill_elliptic_lists,
     settle_modal_offers,
@@ -46,6 +47,7 @@ def apply_relations(
     apply_exceptions(tokens, mentions, lexicon)
     apply_exchanges(tokens, mentions, lexicon)
     drop_value_statements(tokens, mentions, lexicon)
+    drop_scores(tokens, mentions, lexicon)
     claim_only_things(tokens, mentions, lexicon)
     drop_alternatives(tokens, mentions, lexicon)
     settle_modal_offers(mentions)

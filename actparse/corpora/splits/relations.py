@@ -25,6 +25,7 @@ __all__ = [
     "claim_only_things",
     "drop_alternatives",
     "drop_or_sentences",
+    "drop_scores",
     "drop_value_statements",
     "fill_elliptic_lists",
     "settle_modal_offers",
@@ -278,6 +279,33 @@ def drop_value_statements(
             continue
         if any(lexicon.has("value", tokens[k]) for k in _clause_span(tokens, m, lexicon)):
             m.side, m.why = None, "value"
+
+
+def drop_scores(tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon) -> None:
+    """A number after a copula and before a person's benefit phrase is a score.
+
+    "The balls are 0 for me", "book is 10 for me", "hats are 3 each to me", "the balls
+    are 5 / 5 for you?": what the items are worth to a person, not how many the person
+    gets (a-count-after-a-copula-is-a-score); neither the items nor the number claim
+    anything."""
+    n = len(tokens)
+    for m in mentions:
+        k = m.end + 1
+        if k + 1 >= n or tokens[k] not in ("is", "are") or lexicon.number(tokens[k + 1]) is None:
+            continue
+        k += 2
+        if k + 1 < n and tokens[k] == "/" and lexicon.number(tokens[k + 1]) is not None:
+            k += 2  # "5 / 5"
+        if k < n and (lexicon.has("each", tokens[k]) or lexicon.has("value", tokens[k])):
+            k += 1  # "3 each", "5 points"
+        if (
+            k + 1 < n
+            and lexicon.has("benefit", tokens[k])
+            and person(tokens[k + 1], lexicon, subject=False) is not None
+        ):
+            for scored in mentions:
+                if scored is m or m.end < scored.start < k:
+                    scored.side, scored.why = None, "value"
 
 
 def claim_only_things(

@@ -488,8 +488,8 @@ def test_misses_never_found_come_first() -> None:
 VALIDATION_FLOOR = 0.973
 VALIDATION_HALF_FLOOR = 0.971
 #: Measured on the first 8,000 lines of train.txt (developed on; 3,122 agreed
-#: dialogues): 0.9686. The rest of train.txt is held out and never read by the tests.
-TRAIN_DEV_FLOOR = 0.968
+#: dialogues): 0.9693. The rest of train.txt is held out and never read by the tests.
+TRAIN_DEV_FLOOR = 0.969
 TRAIN_DEV_LINES = 8000
 
 
