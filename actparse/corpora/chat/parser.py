@@ -96,7 +96,7 @@ class _Context:
     note: str | None = None
 
 
-def _same(intent: str | None) -> str | None:
+def _same(intent: str) -> str | None:
     """An intent as its own coarse act."""
     return intent
 

@@ -63,7 +63,7 @@ REFUSE = "disagree"
 FORMAL = frozenset({"offer", "accept", "reject", "quit"})
 
 
-@dataclass
+@dataclass(slots=True)
 class Proposal:
     """One proposal of a dialogue and what became of it."""
 
@@ -176,7 +176,7 @@ class DealTrack:
 def track_deals(
     acts: Sequence[Act],
     before: int | None = None,
-    coarse_of: Callable[[str | None], str | None] | None = None,
+    coarse_of: Callable[[str], str | None] | None = None,
 ) -> DealTrack:
     """The proposals of a dialogue's message acts and each message's move.
 
@@ -187,8 +187,10 @@ def track_deals(
     for act in acts:
         if before is not None and act.turn >= before:
             break
+        if act.intent is None:
+            continue
         coarse = act.coarse if coarse_of is None else coarse_of(act.intent)
-        if act.intent is None or coarse in FORMAL:
+        if coarse in FORMAL or (act.split is None and coarse not in (AGREE, REFUSE)):
             continue
         move = track.step(act, coarse)
         if move is not None:
@@ -197,10 +199,14 @@ def track_deals(
 
 
 def with_deal_moves(
-    acts: Sequence[Act], coarse_of: Callable[[str | None], str | None] | None = None
+    acts: Sequence[Act], coarse_of: Callable[[str], str | None] | None = None
 ) -> list[Act]:
     """The acts, each message's with its :class:`~actparse.models.DealMove`."""
     moves = track_deals(acts, coarse_of=coarse_of).moves
     if not moves:
         return list(acts)
-    return [act._replace(deal=moves.get(act.turn)) for act in acts]
+    # deal is the last field of an act: _make of a slice is faster than _replace, and
+    # a turn without a move keeps its act as it is.
+    return [
+        act if act.turn not in moves else Act._make((*act[:-1], moves[act.turn])) for act in acts
+    ]

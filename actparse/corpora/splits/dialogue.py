@@ -11,8 +11,9 @@ context of the dialogue so far (:class:`DealState`), and its intent decided by a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from actparse.corpora.splits.claims import SplitParse, complete_split, parse_split
 from actparse.corpora.splits.deals import with_deal_moves
@@ -192,25 +193,28 @@ class SplitDialogueParser:
 
     def parse(self, dialogue: Dialogue) -> list[Act]:
         """One act per turn of the dialogue, with each message's strategies and deal move."""
-        return add_strategies(dialogue, self._tracked(dialogue), self.strategies)
+        return add_strategies(dialogue, self._acts(dialogue), self.strategies)
 
     def parse_many(self, dialogues: Sequence[Dialogue]) -> list[list[Act]]:
         """The acts of each dialogue, as :meth:`parse` gives them.
 
         The acts of the whole batch first, then its strategies (:func:`add_strategies_many`)."""
-        acts = [self._tracked(d) for d in dialogues]
-        return add_strategies_many(dialogues, acts, self.strategies)
+        return add_strategies_many(dialogues, [self._acts(d) for d in dialogues], self.strategies)
 
-    def _tracked(self, dialogue: Dialogue) -> list[Act]:
-        """The acts of the dialogue with what each message does to the deal.
+    @cached_property
+    def _coarse_of(self) -> Callable[[str], str | None] | None:
+        """The coarse act of an intent, by the corpus' coarse map (looked up once).
+
+        The map's dict: an intent it lacks makes no move here (the pipeline names it
+        when it sets the coarse acts)."""
+        found = self.act_space.coarse_map(self.corpus)
+        return None if found is None else found.acts.get
+
+    def _acts(self, dialogue: Dialogue) -> list[Act]:
+        """The acts of the dialogue's turns with their deal moves, without strategies.
 
         The moves are read from the coarse acts of the intents; the pipeline sets them on
         the acts after (:mod:`actparse.engine.pipeline`)."""
-        found = self.act_space.coarse_map(self.corpus)
-        return with_deal_moves(self._acts(dialogue), None if found is None else found.coarse)
-
-    def _acts(self, dialogue: Dialogue) -> list[Act]:
-        """The acts of the dialogue's turns, without strategies."""
         totals = [item.count for item in dialogue.parties[0].items]
         state = DealState()
         acts: list[Act] = []
@@ -219,7 +223,7 @@ class SplitDialogueParser:
             if act is None:
                 act = self.message_act(turn, totals, state)
             acts.append(act)
-        return acts
+        return with_deal_moves(acts, self._coarse_of)
 
     def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:
         """The act of a non-message turn (``None`` for a message)."""

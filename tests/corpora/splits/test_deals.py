@@ -80,3 +80,8 @@ def test_uncertainty_is_not_part_of_a_split_s_identity() -> None:
     sure = ItemSplit(ITEMS["dealornodeal"], counts)
     unsure = ItemSplit(ITEMS["dealornodeal"], counts, ("count-assumed",))
     assert sure == unsure and hash(sure) == hash(unsure)
+
+
+def test_deal_is_the_last_field_of_an_act() -> None:
+    # with_deal_moves sets it by position (Act._make of a slice, faster than _replace).
+    assert Act._fields[-1] == "deal"
