@@ -2,7 +2,7 @@
 outputs show of it (the per-turn table, the labelled records, the report's browser).
 
 Written for these tests, not taken from a corpus. The Deal or No Deal one proposes,
-refuses, restates, agrees, and puts a refused deal back on the table; the CaSiNo one
+refuses, restates, agrees, confirms, and puts a refused deal back on the table; the CaSiNo one
 supersedes a proposal with a counter the other side agrees to.
 """
 
@@ -38,7 +38,7 @@ DOND_DEAL = [
     ("propose", 4, 4, "refused", ["item-assumed"]),
     ("refuse", 4, 2, None, ["restored-after-refusal"]),
     ("agree", 2, 2, None, []),
-    ("agree", 2, 2, None, []),
+    ("confirm", 2, 2, None, []),  # THEM's "deal" to its own proposal: no agreement
     (None, None, None, None, []),  # the selection: a formal action, no move
 ]
 #: The browser's line for each turn's deal (its proposal's end where it proposes).
@@ -50,7 +50,7 @@ DOND_SHOWN = [
     "proposes #4 (refused)",
     "refuses #4",
     "agrees to #2",
-    "agrees to #2",
+    "confirms #2",
     "",
 ]
 
@@ -69,7 +69,7 @@ CASINO_DEAL = [
     ("propose", 2, 2, "superseded", []),
     ("propose", 3, 3, "agreed", []),
     ("agree", 3, 3, None, []),
-    ("agree", 3, 3, None, []),
+    ("confirm", 3, 3, None, []),  # the proposer's own "ok"
     (None, None, None, None, []),  # Submit-Deal
     (None, None, None, None, []),  # Accept-Deal
 ]

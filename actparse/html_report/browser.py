@@ -106,6 +106,7 @@ _MOVE_WORDS = {
     "propose": "proposes",
     "restate": "restates",
     "agree": "agrees to",
+    "confirm": "confirms",
     "refuse": "refuses",
 }
 
@@ -130,7 +131,7 @@ def _tracked(d: LabelledDialogue, agents: tuple[str, str]) -> _Deal | None:
     level = confidence(final)
     if final is None:
         return _Deal(statuses, {"proposal": None, "split": "", "confidence": level, "why": ""})
-    why = "agreed in text" if final.agreed else "not agreed in text"
+    why = "agreed in text" if final.status == "agreed" else "not agreed in text"
     if final.split.uncertain:
         why += "; assumed: " + ", ".join(final.split.uncertain)
     shown = {

@@ -33,7 +33,12 @@ def test_each_turn_shows_its_deal_move(tmp_path: Path) -> None:
 def test_a_proposal_shows_how_it_ended(tmp_path: Path) -> None:
     (dialogue,) = _dialogues(write_casino(tmp_path))
     moves = [t[MOVE] for t in dialogue["turns"]]
-    assert moves[2:6] == ["proposes #2 (superseded)", "proposes #3 (agreed)"] + ["agrees to #3"] * 2
+    assert moves[2:6] == [
+        "proposes #2 (superseded)",
+        "proposes #3 (agreed)",
+        "agrees to #3",
+        "confirms #3",
+    ]
     assert moves[:2] == moves[6:] == ["", ""]  # small talk and the formal actions: no move
 
 
@@ -72,3 +77,10 @@ def test_a_corpus_without_deals_shows_none(fixtures: CorpusFixtures, name: str) 
     dialogues = _dialogues(fixtures / name)
     assert all(d["deal"] is None for d in dialogues)
     assert all(t[MOVE] == "" and t[UNCERTAIN] == [] for d in dialogues for t in d["turns"])
+
+
+def test_every_deal_move_has_words_in_the_browser() -> None:
+    from actparse.corpora.splits.deals import DEAL_MOVES
+    from actparse.html_report.browser import _MOVE_WORDS
+
+    assert set(_MOVE_WORDS) == set(DEAL_MOVES)

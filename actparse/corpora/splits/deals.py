@@ -2,37 +2,46 @@
 
 :func:`track_deals` reads the acts of a dialogue in order and says, turn by turn, what
 each message does to the deal (a :class:`~actparse.models.DealMove`): it makes a
-proposal, restates one, agrees to one or refuses one. A proposal is named by the turn
-that made it. Over the dialogue each proposal gets a status (:class:`Proposal`):
-``open``, ``agreed`` (by whom, at which turn), ``superseded`` (by which proposal),
-``refused`` or ``withdrawn``; :meth:`DealTrack.final` is the deal the text ends on.
+proposal, restates one, agrees to one, confirms its own or refuses one. A proposal is
+named by the turn that made it. Over the dialogue each proposal gets a status
+(:class:`Proposal`): ``open``, ``agreed`` (by whom, at which turn), ``superseded`` (by
+which proposal), ``refused`` or ``withdrawn``; :attr:`DealTrack.final` is the deal the
+text ends on.
 
-The rules, by name (the tests and docs use them):
+The rules, by name (the golden dialogues of ``tests/corpora/<corpus>/deal_golden.yaml``
+name the one each shows):
 
-- ``agreement-answers-the-table``: an agreement ("deal", "ok let's do it", "submit that")
-  agrees to the proposal the deal stands on when it is said, the one seen last that
-  nobody refused; a refused proposal is never agreed to by a bare "ok" after it.
+- ``agreement-answers-the-table``: an agreement ("deal", "ok let's do it", "submit that
+  trade") agrees to the proposal the deal stands on when it is said; with nothing on
+  the table (after a refusal that put nothing back) it makes no move.
+- ``own-agreement-confirms``: the writer's "yes" to its own proposal on the table
+  confirms it (``confirm``), and says it is no agreement: only the other side agrees.
 - ``restatement-is-no-proposal``: a split equal to a proposal still standing refers to
-  it (a summary after agreement, an insistence) instead of making a new one.
-- ``restating-partner-agrees``: a split equal to the partner's standing proposal
-  agrees to it.
-- ``refusal-answers-the-table``: a refusal refuses the partner's proposal the deal
-  stands on; when the parser put the deal before it back on the table (the refusal
-  carries that split), the deal stands on that one again.
-- ``counter-supersedes``: a new proposal supersedes the partner's standing proposals
-  and withdraws the writer's own (``own-counter-withdraws``). The parser already
-  completes it from the deal on the table, so a counter that names one item changes
-  only that item.
-- ``last-agreed-is-final``: the deal the text ends on is the proposal it stands on;
-  a proposal agreed to and then countered is superseded, as parties renegotiate.
+  it (a summary after agreement, an insistence: ``restate``) instead of making a new
+  one; ``restating-partner-agrees``: the partner's, said back, is agreed to.
+- ``refusal-answers-the-table``: a refusal refuses the partner's proposal on the table;
+  when the parser put the deal before it back on the table (the refusal carries that
+  split: restores-refused-deal), the deal stands on that one again.
+- ``counter-supersedes``: a new proposal supersedes the standing proposals and
+  withdraws the writer's own that nobody agreed to (``own-counter-withdraws``). The
+  parser completes it from the deal on the table, so a counter that names one item
+  changes only that item.
+- ``rejected-submission-refuses``: a formal submission rejected (CaSiNo's
+  ``Reject-Deal``) refuses the text's proposal on the table when it submitted that
+  division; formal actions make no move of their own.
+- ``the-table-is-final``: the deal the text ends on is the proposal it stands on; a
+  proposal agreed to and then countered is superseded, as parties renegotiate.
 
 Measured on the development dialogues of Deal or No Deal and CaSiNo, a later proposal
 after an agreement is far more often a real renegotiation than a misread summary:
-keeping an agreed proposal over later counters lost 3 and 6 points. The agreement
-is what makes a final deal sure: see :attr:`Proposal.agreed`.
+keeping an agreed proposal over later counters lost 3 and 6 points
+(``benchmarks/final_chooser.py`` tries a learned chooser: no better). The agreement is
+what makes a final deal sure: see :attr:`Proposal.agreed`.
 
 Nothing here knows a corpus: moves are read from the coarse acts (``agree``,
-``disagree``; formal actions are skipped) and the splits of the acts.
+``disagree``, and ``offer`` and ``reject`` of formal actions) and the splits of the acts.
+Each step looks proposals up by turn and by division, so a dialogue is tracked in time
+about linear in its turns.
 """
 
 from __future__ import annotations
@@ -52,15 +61,20 @@ __all__ = [
 ]
 
 #: What a message can do to the deal.
-DEAL_MOVES = ("propose", "restate", "agree", "refuse")
+DEAL_MOVES = ("propose", "restate", "agree", "confirm", "refuse")
 #: What becomes of a proposal.
 PROPOSAL_STATUSES = ("open", "agreed", "superseded", "refused", "withdrawn")
 #: The coarse acts that agree to and refuse a proposal.
 AGREE = "agree"
 REFUSE = "disagree"
 #: The coarse acts of formal actions (a submitted deal, its answer, a selection): the
-#: outcome, not moves of the text.
-FORMAL = frozenset({"offer", "accept", "reject", "quit"})
+#: outcome, not moves of the text; a rejected submission refuses the text's deal it
+#: submitted.
+OFFER = "offer"
+REJECT = "reject"
+FORMAL = frozenset({OFFER, "accept", REJECT, "quit"})
+#: The statuses of a proposal still on the table.
+STANDING = ("open", "agreed")
 
 
 @dataclass(slots=True)
@@ -71,23 +85,10 @@ class Proposal:
     agent: int
     split: ItemSplit
     status: str = "open"
-    #: Who agreed to it and at which turn, the proposer's own restatements not included.
+    #: Who agreed to it and at which turn, the proposer's own confirmations not included.
     agreed: list[tuple[int, int]] = field(default_factory=list)
     #: The turn that superseded, withdrew or refused it.
     by: int | None = None
-    #: The turn of its latest event: made, restated, agreed to.
-    last_seen: int = 0
-
-    def to_dict(self) -> dict[str, object]:
-        """The JSON view: turn, agent, status, who agreed when, by which turn."""
-        return {
-            "turn": self.turn,
-            "agent": self.agent,
-            "status": self.status,
-            "agreed": [{"agent": a, "turn": t} for a, t in self.agreed],
-            "by": self.by,
-            "split": self.split.to_dict(),
-        }
 
 
 @dataclass
@@ -96,12 +97,19 @@ class DealTrack:
 
     proposals: dict[int, Proposal] = field(default_factory=dict)
     moves: dict[int, DealMove] = field(default_factory=dict)
-    #: The proposal the deal stands on (``None`` before any).
+    #: The proposal the deal stands on (``None`` before any, and after a refusal that
+    #: put nothing back).
     standing: int | None = None
+    #: The latest proposal made with each division (restatement-is-no-proposal).
+    by_counts: dict[tuple[tuple[int | None, ...], ...], Proposal] = field(default_factory=dict)
+    #: The split of the last formal submission (rejected-submission-refuses).
+    submitted: ItemSplit | None = None
+    #: The proposals still standing (open or agreed), by turn: a new one ends them all.
+    live: dict[int, Proposal] = field(default_factory=dict)
 
     @property
     def final(self) -> Proposal | None:
-        """The proposal the text ends on (last-agreed-is-final), ``None`` with none made.
+        """The proposal the text ends on (the-table-is-final), ``None`` with none made.
 
         After a refusal that put nothing back, the last proposal made: the text left
         nothing else on the table."""
@@ -109,66 +117,65 @@ class DealTrack:
             return self.proposals[self.standing]
         return self.proposals[max(self.proposals)] if self.proposals else None
 
-    def answered(self) -> Proposal | None:
-        """The proposal an agreement or refusal answers (agreement-answers-the-table)."""
-        standing = [p for p in self.proposals.values() if p.status != "refused"]
-        return max(standing, key=lambda p: (p.last_seen, p.turn), default=None)
-
-    def same(self, split: ItemSplit, *, standing: bool = True) -> Proposal | None:
-        """The latest proposal with the same counts (restatement-is-no-proposal).
-
-        Only one still standing (open or agreed) unless ``standing`` is false."""
-        same = [
-            p
-            for p in self.proposals.values()
-            if p.split.counts == split.counts and (not standing or p.status in ("open", "agreed"))
-        ]
-        return max(same, key=lambda p: (p.last_seen, p.turn), default=None)
-
     def step(self, act: Act, coarse: str | None) -> DealMove | None:
         """The move of one message act of coarse act ``coarse`` (``None``: no move)."""
+        on_table = None if self.standing is None else self.proposals[self.standing]
         if coarse == REFUSE:
-            return self._refuse(act)
+            return self._refuse(act, on_table)
         if act.split is not None:
-            same = self.same(act.split)
-            if same is None:
+            same = self.by_counts.get(act.split.counts)
+            if same is None or same.status not in STANDING:
                 return self._propose(act, act.split)
-            if same.agent != act.agent:
-                return self._agree(same, act)  # restating-partner-agrees
-            same.last_seen, self.standing = act.turn, same.turn
-            return DealMove("restate", same.turn, self.standing)
-        if coarse == AGREE:
-            target = self.answered()
-            if target is not None:
-                return self._agree(target, act)
+            return self._agree(same, act)  # restating-partner-agrees, or restates its own
+        if coarse == AGREE and on_table is not None:
+            return self._agree(on_table, act)
         return None
 
+    def formal(self, act: Act, coarse: str | None) -> None:
+        """What a formal action does to the text's deal (rejected-submission-refuses)."""
+        if coarse == OFFER:
+            self.submitted = act.split
+        elif coarse == REJECT and self.submitted is not None and self.standing is not None:
+            on_table = self.proposals[self.standing]
+            if on_table.split.counts == self.submitted.counts:
+                on_table.status, on_table.by = "refused", act.turn
+                self.live.pop(on_table.turn, None)
+                self.standing = None
+
     def _agree(self, proposal: Proposal, act: Act) -> DealMove:
-        if proposal.agent != act.agent:
-            proposal.agreed.append((act.agent, act.turn))
-            proposal.status = "agreed"
-        self.standing, proposal.last_seen = proposal.turn, act.turn
+        """Agree to (or, its own, restate or confirm) a standing proposal."""
+        self.standing = proposal.turn
+        if proposal.agent == act.agent:
+            # own-agreement-confirms: the writer's own "yes" or summary changes nothing.
+            move = "restate" if act.split is not None else "confirm"
+            return DealMove(move, proposal.turn, self.standing)
+        proposal.agreed.append((act.agent, act.turn))
+        proposal.status = "agreed"
         return DealMove("agree", proposal.turn, self.standing)
 
-    def _refuse(self, act: Act) -> DealMove | None:
-        target = self.answered()
-        if target is None or target.agent == act.agent:
+    def _refuse(self, act: Act, on_table: Proposal | None) -> DealMove | None:
+        """Refuse the partner's proposal on the table (refusal-answers-the-table)."""
+        if on_table is None or on_table.agent == act.agent:
             return None
-        target.status, target.by = "refused", act.turn
-        back = self.same(act.split, standing=False) if act.split is not None else None
+        on_table.status, on_table.by = "refused", act.turn
+        self.live.pop(on_table.turn, None)
+        back = self.by_counts.get(act.split.counts) if act.split is not None else None
         self.standing = None
-        if back is not None and back is not target:
+        if back is not None and back is not on_table:
             # The parser put the deal before it back on the table (restores-refused-deal).
             back.status, back.by = ("agreed" if back.agreed else "open"), None
+            self.live[back.turn] = back
             self.standing = back.turn
-        return DealMove("refuse", target.turn, self.standing)
+        return DealMove("refuse", on_table.turn, self.standing)
 
     def _propose(self, act: Act, split: ItemSplit) -> DealMove:
-        for p in self.proposals.values():
-            if p.status in ("open", "agreed"):
-                p.status = "withdrawn" if p.agent == act.agent and not p.agreed else "superseded"
-                p.by = act.turn
-        self.proposals[act.turn] = Proposal(act.turn, act.agent, split, last_seen=act.turn)
+        """Make a new proposal, superseding or withdrawing those standing."""
+        for p in self.live.values():
+            p.status = "withdrawn" if p.agent == act.agent and not p.agreed else "superseded"
+            p.by = act.turn
+        proposal = Proposal(act.turn, act.agent, split)
+        self.proposals[act.turn] = self.by_counts[split.counts] = proposal
+        self.live = {act.turn: proposal}
         self.standing = act.turn
         return DealMove("propose", act.turn, self.standing)
 
@@ -190,7 +197,10 @@ def track_deals(
         if act.intent is None:
             continue
         coarse = act.coarse if coarse_of is None else coarse_of(act.intent)
-        if coarse in FORMAL or (act.split is None and coarse not in (AGREE, REFUSE)):
+        if coarse in FORMAL:
+            track.formal(act, coarse)
+            continue
+        if act.split is None and coarse not in (AGREE, REFUSE):
             continue
         move = track.step(act, coarse)
         if move is not None:

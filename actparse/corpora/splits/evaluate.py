@@ -48,12 +48,13 @@ CONFIDENCE_LEVELS = ("high", "medium", "low", "none")
 def confidence(final: Proposal | None) -> str:
     """How sure the final split of the text is, one of :data:`CONFIDENCE_LEVELS`.
 
-    ``high``: the other side agreed to it in text and its parse assumed nothing
+    ``high``: the other side agreed to it in text (it stands agreed: not refused since)
+    and its parse assumed nothing
     (:attr:`~actparse.models.ItemSplit.uncertain` is empty); ``medium``: one of the two;
     ``low``: neither; ``none``: the text proposed nothing."""
     if final is None:
         return "none"
-    sure = (bool(final.agreed), not final.split.uncertain)
+    sure = (final.status == "agreed", not final.split.uncertain)
     return "high" if all(sure) else "medium" if any(sure) else "low"
 
 

@@ -85,3 +85,55 @@ def test_uncertainty_is_not_part_of_a_split_s_identity() -> None:
 def test_deal_is_the_last_field_of_an_act() -> None:
     # with_deal_moves sets it by position (Act._make of a slice, faster than _replace).
     assert Act._fields[-1] == "deal"
+
+
+def _act(turn: int, agent: int, coarse: str, counts: Any = None) -> Act:
+    split = None if counts is None else ItemSplit(ITEMS["casino"], counts)
+    return Act(turn, agent, coarse, coarse=coarse, split=split)
+
+
+def test_a_rejected_submission_refuses_the_deal_it_submitted() -> None:
+    # rejected-submission-refuses: after Reject-Deal a bare "ok" agrees to nothing.
+    deal = ((3, 2, 0), (0, 1, 3))
+    acts = [
+        _act(0, 0, "propose", deal),
+        _act(1, 1, "offer", deal),
+        _act(2, 0, "reject"),
+        _act(3, 1, "agree"),
+    ]
+    track = track_deals(acts)
+    assert track.proposals[0].status == "refused" and track.standing is None
+    assert 3 not in track.moves and 1 not in track.moves  # formal actions make no move
+
+
+def test_own_yes_confirms_and_is_no_agreement() -> None:
+    # own-agreement-confirms: only the other side agrees.
+    acts = [_act(0, 0, "propose", ((3, 2, 0), (0, 1, 3))), _act(1, 0, "agree")]
+    track = track_deals(acts)
+    assert track.moves[1] == DealMove("confirm", 0, 0)
+    assert track.proposals[0].status == "open" and not track.proposals[0].agreed
+
+
+def test_nothing_on_the_table_takes_no_agreement() -> None:
+    # agreement-answers-the-table: after a refusal that put nothing back, a bare "ok"
+    # makes no move and no superseded proposal comes back.
+    acts = [
+        _act(0, 0, "propose", ((3, 2, 0), (0, 1, 3))),
+        _act(1, 1, "propose", ((0, 1, 3), (3, 2, 0))),
+        _act(2, 0, "disagree"),
+        _act(3, 1, "agree"),
+    ]
+    track = track_deals(acts)
+    assert track.moves[2] == DealMove("refuse", 1, None)
+    assert 3 not in track.moves
+    assert {t: p.status for t, p in track.proposals.items()} == {0: "superseded", 1: "refused"}
+
+
+def test_a_long_dialogue_is_tracked_in_about_linear_steps() -> None:
+    # Each step looks proposals up by division and keeps only the standing ones: a
+    # 4,000-turn dialogue of alternating proposals makes 4,000 proposals, each once.
+    acts = [
+        _act(k, k % 2, "propose", ((k % 4, 0, 0), (3 - k % 4, 3, 3))) for k in range(4000)
+    ]
+    track = track_deals(acts)
+    assert len(track.live) == 1 and track.standing == 3999
