@@ -287,15 +287,15 @@ class SplitParse:
         if len(self.claims.named_sides) != 1 or self.claims.rest is not None:
             return False
         (side,) = self.claims.named_sides
-        # A reason ("because i only have 1 food") restates the deal, not the share.
+        # A reason restates the deal, not the share; a written "all" counts (written-all-counts).
         counted = {
             m.item
             for m in self.mentions
-            if m.side == side and m.kind == "count" and m.item is not None and not m.reason
+            if m.side == side and (m.kind == "count" or (m.kind == "all" and m.explicit))
+            if m.item is not None and not m.reason
         }
-        share = [(c, t) for c, t in zip(self.claims.counts[side], totals) if c is not None]
-        majority = 2 * sum(c for c, _ in share) > sum(t for _, t in share)
-        return len(counted) >= n_items - 1 >= 2 and (not totals or majority)
+        surplus = sum(2 * c - t for c, t in zip(self.claims.counts[side], totals) if c is not None)
+        return len(counted) >= n_items - 1 >= 2 and (not totals or surplus > 0)
 
     def first_side(self) -> int | None:
         """The side of the first mention with one (what the message is about)."""
