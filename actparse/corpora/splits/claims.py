@@ -257,10 +257,11 @@ class SplitParse:
         "Throw in a ball", "the ball too" and a part of an item for one side ("can i have one
         book?", :meth:`adjusts_counts`) keep the rest of the deal on the table (``running``), except
         that a share counted item by item for one side ("how about I get 3 food and 2 firewood?")
-        leaves what it omits to the other side (``opposite``)."""
+        leaves what it omits to the other side (``opposite``; if the table keeps it, a majority)."""
+        kept = totals if unnamed == "running" else ()
         if self.increment or self.adjusts_counts(totals):
             unnamed = "running"
-        if unnamed == "running" and self.spells_out_one_side(n_items):
+        if unnamed == "running" and self.spells_out_one_side(n_items, kept):
             return "opposite"
         return unnamed
 
@@ -277,22 +278,24 @@ class SplitParse:
         # other side, as the corpus says; a part of an item adjusts a count.
         return bool(named) and all(0 < c < totals[k] for k, c in named)
 
-    def spells_out_one_side(self, n_items: int) -> bool:
+    def spells_out_one_side(self, n_items: int, totals: Sequence[int] = ()) -> bool:
         """The message counts all but one item for one side.
 
         For example "how about I get 3 food and 2 firewood?": the item it leaves out is the other
-        side's."""
+        side's. With ``totals``, only a share of more than half of what it counts (5 of 6 there):
+        "ok so I keep 2 food 1 water" (3 of 6) moves counts (a-minority-share-keeps-the-table)."""
         if len(self.claims.named_sides) != 1 or self.claims.rest is not None:
             return False
         (side,) = self.claims.named_sides
-        # A reason ("because i only have 1 food") restates the deal; it does not count
-        # out the share.
+        # A reason restates the deal, not the share; a written "all" counts (written-all-counts).
         counted = {
             m.item
             for m in self.mentions
-            if m.side == side and m.kind == "count" and m.item is not None and not m.reason
+            if m.side == side and (m.kind == "count" or (m.kind == "all" and m.explicit))
+            if m.item is not None and not m.reason
         }
-        return len(counted) >= n_items - 1 >= 2
+        surplus = sum(2 * c - t for c, t in zip(self.claims.counts[side], totals) if c is not None)
+        return len(counted) >= n_items - 1 >= 2 and (not totals or surplus > 0)
 
     def first_side(self) -> int | None:
         """The side of the first mention with one (what the message is about)."""

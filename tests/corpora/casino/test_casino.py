@@ -361,8 +361,10 @@ def test_evaluation_reads_records_and_is_a_report(fixtures: CorpusFixtures) -> N
 #: train 701-900: 0.746, valid: 0.733). Rules that helped only one half of the
 #: development part were dropped; the part from dialogue 601 on keeps 0.70. Round
 #: three (issue 12): 0.7881 on train + valid (train 1-700: 0.802; held out, train
-#: 701-900: 0.746, valid: 0.733).
-FINAL_SPLIT_FLOOR = 0.785
+#: 701-900: 0.746, valid: 0.733). Round four (a-minority-share-keeps-the-table,
+#: written-all-counts): 0.7969 (train 1-700: 0.813; held out, train 701-900: 0.751,
+#: valid: 0.733).
+FINAL_SPLIT_FLOOR = 0.795
 HELD_OUT_FINAL_SPLIT_FLOOR = 0.70
 ELICIT_PREF_FLOOR = 0.88
 #: The acts rules/acts.yaml defines, by what the strategy labels say an utterance does

@@ -214,9 +214,13 @@ def test_a_count_given_as_a_reason_does_not_spell_out_a_share() -> None:
     running = ((1, 2, 1), (2, 1, 2))
     text = "Fine, then I will need 2 firewood, since I only get 1 food."
     assert proposal(text, "casino", (3, 3, 3), running) == ((1, 2, 2), (2, 1, 1))
-    # Without the reason the same counts are a share counted item by item.
+    # Without the reason, a majority share counted item by item leaves the water to the
+    # other side; a share of half or less moves counts of the table
+    # (a-minority-share-keeps-the-table).
+    text = "Fine, then I will need 2 firewood and 2 food."
+    assert proposal(text, "casino", (3, 3, 3), running) == ((2, 0, 2), (1, 3, 1))
     text = "Fine, then I will need 2 firewood and 1 food."
-    assert proposal(text, "casino", (3, 3, 3), running) == ((1, 0, 2), (2, 3, 1))
+    assert proposal(text, "casino", (3, 3, 3), running) == ((1, 2, 2), (2, 1, 1))
 
 
 def test_the_rest_is_what_the_table_leaves() -> None:
