@@ -298,8 +298,9 @@ def eval_command(
 
     Craigslist: turns are scored in the dialogues the reference parsed; prices compare
     after rounding ours to float32 (tolerance 1e-6); message_* figures count chat
-    messages only. Deal or No Deal and CaSiNo: the last text proposal before the formal
-    deal against the final split (each Deal or No Deal dialogue counted once), plus
+    messages only. Deal or No Deal and CaSiNo: the text's final deal (the proposal the
+    tracked deal stands on) before the formal deal against the final split, by
+    confidence (each Deal or No Deal dialogue counted once), plus
     coarse acts per strategy label (CaSiNo). MutualFriends: entity mentions and
     selections against the outcome. Prints tables and the worst dialogues (each
     disagreeing turn with the reference, ours and the reason), or with --json one JSON

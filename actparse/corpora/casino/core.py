@@ -449,7 +449,7 @@ def evaluate_casino(
 ) -> CasinoReport:
     """Score CaSiNo dialogues.
 
-    Takes records or bare dialogues. Scores the last text proposal before the accepted Submit-Deal
+    Takes records or bare dialogues. Scores the text's final deal before the accepted Submit-Deal
     against that deal (from the right side), and the coarse acts of annotated utterances by strategy
     label."""
     parser = pipeline(CORPUS, parser)  # the coarse acts count: set as every path sets them

@@ -10,9 +10,9 @@ parses every dialogue and gives a :class:`ChatReport`:
 - ``price_agreement``: of the turns with the ``reference_price`` field, the share whose
   price is the reference's (within half a cent), or none where the reference has none;
 - ``final_split_accuracy``: of the dialogues with a reference split, the share whose
-  final split is it; our final split is the split of the last act that carries one, as
-  Deal or No Deal and CaSiNo take the last proposal before their formal deal
-  (:func:`~actparse.corpora.splits.evaluate.last_proposal`).
+  final split is it; our final split is the proposal the tracked deal stands on at the
+  end (:attr:`~actparse.corpora.splits.deals.DealTrack.final`), as Deal or No Deal and
+  CaSiNo take it before their formal deal, counted by confidence too.
 
 A dialogue without any reference column is counted, and not scored.
 """

@@ -328,8 +328,8 @@ def evaluate_dealornodeal(
 
     The corpus has every dialogue twice, once from each side; the second view is skipped
     (:func:`dialogue_key`). A dialogue counts as agreed when its output has item counts;
-    its last text proposal before the selection must equal the final split from the
-    right side.
+    the text's final deal before the selection (the proposal the tracked deal stands on)
+    must equal the final split from the right side.
     """
     parser = pipeline(CORPUS, parser)  # the coarse acts set, as every path sets them
     report = SplitReport(corpus=CORPUS, agents=AGENTS)

@@ -1,9 +1,11 @@
-"""The final-split score of a split corpus: the last text proposal against the final split.
+"""The final-split score of a split corpus: the text's final deal against the final split.
 
 A dialogue that ends in agreement has a final split (the selection of Deal or No Deal,
-the accepted submission of CaSiNo); the score asks whether the last split proposed in
-text before that formal turn is the final split. :class:`SplitReport` collects the
-figures and, for every dialogue we got wrong, a readable
+the accepted submission of CaSiNo); the score asks whether the proposal the tracked
+deal stands on before that formal turn
+(:attr:`~actparse.corpora.splits.deals.DealTrack.final`) is the final split, and counts
+it by confidence (:func:`confidence`). :class:`SplitReport` collects the figures and,
+for every dialogue we got wrong, a readable
 :class:`~actparse.reports.Miss` with its kind (:data:`MISS_KINDS`), counted under
 ``final_split_misses_by_kind``.
 """
@@ -28,7 +30,6 @@ __all__ = [
     "confidence",
     "describe_split",
     "is_text_proposal",
-    "last_proposal",
     "miss_kind",
     "render_dialogue",
 ]
@@ -88,20 +89,12 @@ def is_text_proposal(act: Act) -> bool:
     return act.split is not None and act.intent is not None and act.intent not in FORMAL_INTENTS
 
 
-def last_proposal(acts: Sequence[Act], before: int) -> Act | None:
-    """The last text proposal before turn ``before`` (the formal selection)."""
-    for act in reversed(acts[:before]):
-        if is_text_proposal(act):
-            return act
-    return None
-
-
-def miss_kind(proposal: Act | None, found: int | None) -> str:
+def miss_kind(proposal: Proposal | Act | None, found: int | None) -> str:
     """The kind of a missed final split, one of :data:`MISS_KINDS`.
 
-    ``proposal`` is our last text proposal before the formal deal (``None``: there was
-    none) and ``found`` the turn of a text proposal equal to the final split (``None``:
-    none was)."""
+    ``proposal`` is our final split of the text, before the formal deal (``None``: the
+    text proposed nothing) and ``found`` the turn of a text proposal equal to the final
+    split (``None``: none was)."""
     if proposal is None:
         return "no_text_proposal"
     return "proposal_parsed_wrong" if found is None else "wrong_proposal_final"
@@ -196,9 +189,6 @@ class SplitReport(Report):
             return
         self.agreed += 1
         final = track_deals(acts, formal_turn).final
-        proposal = None
-        if final is not None:
-            proposal = next(a for a in acts if a.turn == final.turn)._replace(split=final.split)
         level = confidence(final)
         found = next(
             (
@@ -209,12 +199,12 @@ class SplitReport(Report):
             None,
         )
         self.anywhere += found is not None
-        right = proposal is not None and final is not None and final.split.counts == expected.counts
+        right = final is not None and final.split.counts == expected.counts
         self.by_confidence.add(level, right)
         if right:
             self.correct += 1
             return
-        miss = self._miss(dialogue, acts, where, expected, formal_turn, proposal, found)
+        miss = self._miss(dialogue, acts, where, expected, formal_turn, final, found)
         self._misses.append((found is not None, miss))
 
     def _miss(
@@ -224,20 +214,20 @@ class SplitReport(Report):
         where: str,
         expected: ItemSplit,
         formal_turn: int,
-        proposal: Act | None,
+        final: Proposal | None,
         found: int | None,
     ) -> Miss:
-        """A readable miss: the final split, our last proposal, and the dialogue."""
+        """A readable miss: the final split, ours, and the dialogue."""
         reference = describe_split(expected, self.agents)
-        if proposal is not None and proposal.split is not None:
-            at = dialogue.turns[proposal.turn]
-            ours = describe_split(proposal.split, self.agents)
-            ours_line = f"our last proposal (turn {proposal.turn}): {ours}"
-            text, reason = at.text, _difference(proposal.split, expected)
+        if final is not None:
+            at = dialogue.turns[final.turn]
+            ours = describe_split(final.split, self.agents)
+            ours_line = f"our final split (turn {final.turn}): {ours}"
+            text, reason = at.text, _difference(final.split, expected)
         else:
             # No proposal to show: the turn that disagrees is the formal one.
             at = dialogue.turns[formal_turn]
-            ours, ours_line = "no proposal", "our last proposal: none"
+            ours, ours_line = "no proposal", "our final split: none"
             text, reason = f"<{at.action}>", f"no text proposal before the <{at.action}>"
         if found is not None:
             reason += f"; the final split was proposed at turn {found}"
@@ -248,7 +238,7 @@ class SplitReport(Report):
             f"the final split appears among our proposals: {appears}"
         )
         context = render_dialogue(dialogue, acts, self.agents)
-        return Miss(where, summary, (turn,), context, kind=miss_kind(proposal, found))
+        return Miss(where, summary, (turn,), context, kind=miss_kind(final, found))
 
     def agent_names(self) -> tuple[str, str]:
         """The names the misses give agents 0 and 1."""

@@ -441,7 +441,7 @@ def test_misses_are_readable() -> None:
     ours = "YOU book 1 hat 0 ball 1 | THEM book 0 hat 2 ball 0"
     assert miss.where == "dialogue 1"
     assert miss.summary == (
-        f"final split {final}; our last proposal (turn 0): {ours}; "
+        f"final split {final}; our final split (turn 0): {ours}; "
         "the final split appears among our proposals: no"
     )
     (turn,) = miss.turns

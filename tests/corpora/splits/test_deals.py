@@ -132,8 +132,6 @@ def test_nothing_on_the_table_takes_no_agreement() -> None:
 def test_a_long_dialogue_is_tracked_in_about_linear_steps() -> None:
     # Each step looks proposals up by division and keeps only the standing ones: a
     # 4,000-turn dialogue of alternating proposals makes 4,000 proposals, each once.
-    acts = [
-        _act(k, k % 2, "propose", ((k % 4, 0, 0), (3 - k % 4, 3, 3))) for k in range(4000)
-    ]
+    acts = [_act(k, k % 2, "propose", ((k % 4, 0, 0), (3 - k % 4, 3, 3))) for k in range(4000)]
     track = track_deals(acts)
     assert len(track.live) == 1 and track.standing == 3999
