@@ -286,19 +286,25 @@ class SplitDialogueParser:
             unnamed = "running"
         return complete_split(parsed.claims, writer, totals, self.items, unnamed, state.running)
 
+    def _message_split(
+        self, parsed: SplitParse, writer: int, totals: Sequence[int], state: DealState
+    ) -> ItemSplit | None:
+        """The split a parsed message proposes, with what its parse assumed."""
+        split = self.split_of(parsed, writer, totals, state)
+        if split is not None:
+            return _with_doubts(split, parsed)
+        if parsed.refers_back is None:
+            return None
+        # "i agree to your initial offer", "let's go with my original deal"
+        whose = parsed.refers_back
+        split = state.first_offer(None if whose == EITHER else writer ^ whose)
+        return None if split is None else replace(split, uncertain=("refers-back",))
+
     def message_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act:
         """The act of a message; updates the state with the split it proposes."""
         writer = turn.agent
         parsed, tags = self.parse_message(turn.text, writer, totals, state)
-        split = self.split_of(parsed, writer, totals, state)
-        if split is None and parsed.refers_back is not None:
-            # "i agree to your initial offer", "let's go with my original deal"
-            whose = parsed.refers_back
-            split = state.first_offer(None if whose == EITHER else writer ^ whose)
-            if split is not None:
-                split = replace(split, uncertain=("refers-back",))
-        elif split is not None:
-            split = _with_doubts(split, parsed)
+        split = self._message_split(parsed, writer, totals, state)
         if split is None and self.need_tag in tags and self._need_subject & set(parsed.tokens):
             # "i need three items to make this work" - "how about the book and 2 hats?":
             # a list that answers a need with no terms is for the writer of the need
