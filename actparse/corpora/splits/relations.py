@@ -107,6 +107,14 @@ def apply_exchanges(
     ball") moves each against the table (a-swap-moves-one)."""
     if "for" not in tokens and EXCHANGE_FOR not in tokens:
         return  # every rule here starts from a "for" between two mentions
+    _owned_exchanges(tokens, mentions, lexicon)
+    _trades(tokens, mentions, lexicon)
+
+
+def _owned_exchanges(
+    tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
+) -> None:
+    """Items traded for "my" or "your" items go to the side opposite their owner."""
     for k in range(1, len(mentions)):
         before, after = mentions[k - 1], mentions[k]
         gap = tokens[before.end + 1 : after.start]
@@ -123,6 +131,10 @@ def apply_exchanges(
             if j == 0 or not conjoined(tokens, mentions[j - 1], mentions[j], lexicon):
                 break
             j -= 1
+
+
+def _trades(tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon) -> None:
+    """Items traded "for" items of a side already known go to the other side."""
     trading: int | None = None
     for k, (before, after) in enumerate(itertools.pairwise(mentions), 1):
         gap = tokens[before.end + 1 : after.start]
