@@ -10,7 +10,7 @@ the original.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -162,6 +162,8 @@ class ParquetSink:
         self.writer: Any = None
         #: The input's columns whose values are written to JSON by a rule, and their types.
         self.revival: list[tuple[str, Any]] | None = None
+        #: The check that no field of a row is lost to the schema (built on first use).
+        self.lost_check: _Check | None = None
 
     def write(self, line: str) -> None:
         """Add output records: JSON lines (a turn table's dialogue is several, one per row)."""
@@ -267,6 +269,10 @@ class ParquetSink:
             self.schema = self._with_new_columns(self.schema, self.rows)
         if self.from_input:  # values written as JSON text by a rule, back in their types
             self.rows = [self._revived(row) for row in self.rows]
+        if self.writer is not None:
+            # The schema was fixed by an earlier batch: Arrow would drop without a word a
+            # field it has no place for (an act's optional key first seen now).
+            self.rows = [self._whole(row, self.written + k) for k, row in enumerate(self.rows, 1)]
         try:
             table = self.pa.Table.from_pylist(self.rows, schema=self.schema)
         except _CONVERSION_ERRORS:
@@ -297,6 +303,29 @@ class ParquetSink:
         except _CONVERSION_ERRORS:
             return row
         return {**row, **changed}
+
+    def _whole(self, row: dict[str, Any], number: int) -> dict[str, Any]:
+        """The row if the schema has a place for every field of it; else an error row.
+
+        Without ``keep_errors``, an :class:`~actparse.io.records.InputError` naming the
+        record and the field."""
+        if ERROR_COLUMNS[0] in row:
+            return row
+        if self.lost_check is None:
+            schema: Any = self.schema
+            self.lost_check = lost_field_check(self.pa.struct(list(schema)), self.pa)
+        lost = self.lost_check(row) if self.lost_check is not None else None
+        if lost is None:
+            return row
+        problem = (
+            f"{self.path}: output record {number} has a field {lost!r} that the Parquet "
+            f"schema, fixed by the first {BATCH_ROWS:,} records, has no place for; write "
+            "JSON lines (-o out.jsonl) to keep it"
+        )
+        if not self.keep_errors:
+            raise InputError(problem)
+        self.unwritable += 1
+        return _error_row(row, problem)
 
     def _fit(self, row: dict[str, Any], number: int) -> dict[str, Any]:
         """The row if it fits the schema; else, keeping errors, an error row.
@@ -338,6 +367,56 @@ class ParquetSink:
 # What Arrow raises for a value it cannot hold: ArrowInvalid and ArrowTypeError are a
 # ValueError and a TypeError, a lone surrogate a UnicodeEncodeError (a ValueError).
 _CONVERSION_ERRORS = (ValueError, TypeError, OverflowError)
+
+
+#: A check of a value against an Arrow type: the path of the first field the type has
+#: no place for, or ``None``.
+_Check = Callable[[Any], "str | None"]
+
+
+def lost_field_check(kind: Any, pa: Any) -> _Check | None:
+    """A check of values against the Arrow type ``kind``, built once per schema.
+
+    ``None`` for a type with no struct inside (nothing to lose). The check gives the
+    path of the first field a value has and the type has no place for (``acts[].deal``
+    for a key ``deal`` of an element of the list ``acts``), else ``None``; a value of
+    another type is :meth:`ParquetSink._fit`'s to judge. Key sets are compared as sets
+    and only nested structs are walked: it runs on every row of every later batch."""
+    if pa.types.is_struct(kind):
+        names = frozenset(kind.field(k).name for k in range(kind.num_fields))
+        nested = [
+            (kind.field(k).name, check)
+            for k in range(kind.num_fields)
+            if (check := lost_field_check(kind.field(k).type, pa)) is not None
+        ]
+
+        def check_struct(value: Any) -> str | None:
+            if not isinstance(value, dict):
+                return None
+            if not value.keys() <= names:
+                return str(next(key for key in value if key not in names))
+            for name, check in nested:
+                item = value.get(name)
+                if item is not None and (lost := check(item)) is not None:
+                    return f"{name}.{lost}" if not lost.startswith("[]") else f"{name}{lost}"
+            return None
+
+        return check_struct
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind):
+        element = lost_field_check(kind.value_type, pa)
+        if element is None:
+            return None
+
+        def check_list(value: Any) -> str | None:
+            if not isinstance(value, list):
+                return None
+            for item in value:
+                if item is not None and (lost := element(item)) is not None:
+                    return f"[].{lost}"
+            return None
+
+        return check_list
+    return None
 
 
 def _error_row(row: dict[str, Any], error: str) -> dict[str, Any]:

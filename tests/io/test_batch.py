@@ -202,6 +202,33 @@ def test_parquet_types_a_column_empty_in_the_first_batch_from_later_rows(
     assert pq.read_table(out).to_pylist()[2]["dialogue_acts"] == rows[2]["dialogue_acts"]
 
 
+@pytest.mark.parametrize("keep", [True, False], ids=["keep", "stop"])
+def test_parquet_never_drops_a_field_first_seen_after_the_first_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, keep: bool
+) -> None:
+    # The schema is fixed by the first batch; Arrow dropped, without a word, a key it had
+    # no place for (an act's optional split_uncertain first met in a later batch).
+    pq = pytest.importorskip("pyarrow.parquet")
+    from actparse.io import parquet
+
+    monkeypatch.setattr(parquet, "BATCH_ROWS", 1)
+    later = {"id": 2, "acts": [{"turn": 0, "split_uncertain": ["count-assumed"]}]}
+    rows = [{"id": 1, "acts": [{"turn": 0}]}, later, {"id": 3, "acts": [{"turn": 0}]}]
+    out = tmp_path / "out.parquet"
+    if not keep:
+        lost = r"record 2 has a field 'acts\[\]\.split_uncertain'"
+        with pytest.raises(InputError, match=lost), parquet.ParquetSink(out) as sink:
+            for row in rows:
+                sink.write(json.dumps(row))
+        return
+    with parquet.ParquetSink(out, keep_errors=True) as sink:
+        for row in rows:
+            sink.write(json.dumps(row))
+    written = pq.read_table(out).to_pylist()
+    assert [r["id"] for r in written] == [1, None, 3] and sink.unwritable == 1
+    assert json.loads(written[1]["actparse_input"]) == later  # kept whole, as text
+
+
 @pytest.mark.parametrize("name", ["craigslist_validation_20.jsonl", "casino_20.json"])
 def test_labelled_parquet_goes_through_eval_and_report(
     fixtures: CorpusFixtures, tmp_path: Path, name: str
