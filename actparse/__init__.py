@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from actparse.corpora.craigslist.parser import CraigslistParser
     from actparse.corpora.dealornodeal import DealOrNoDealParser
     from actparse.corpora.mutualfriends.parser import MutualFriendsParser
-    from actparse.corpora.splits.deals import track_deals
+    from actparse.engine.deals import track_deals
     from actparse.spacy_components import blank_pipeline, parse_docs
 
 __version__ = "0.1.0"
@@ -69,7 +69,7 @@ _LAZY = {
     "MutualFriendsParser": "actparse.corpora.mutualfriends.parser:MutualFriendsParser",
     "blank_pipeline": "actparse.spacy_components:blank_pipeline",
     "parse_docs": "actparse.spacy_components:parse_docs",
-    "track_deals": "actparse.corpora.splits.deals:track_deals",
+    "track_deals": "actparse.engine.deals:track_deals",
     "PriceLexicon": "actparse.corpora.craigslist.lexicon:PriceLexicon",
     "load_lexicon": "actparse.corpora.craigslist.lexicon:load_lexicon",
     "train_lexicon": "actparse.corpora.craigslist.lexicon:train_lexicon",

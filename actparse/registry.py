@@ -201,12 +201,6 @@ class Corpus:
     #: other: ``Dialogue -> key``, the same key for both views of one dialogue. Per-turn
     #: tables keep a dialogue's first view only (``None``: each record is a dialogue).
     view_key: Loadable | None = None
-    #: For a corpus whose acts say what each message does to the deal
-    #: (:attr:`~actparse.models.Act.deal`): ``acts -> track``, whose ``proposals`` map
-    #: each proposal's turn to what became of it (its ``status``), as
-    #: :func:`actparse.corpora.splits.deals.track_deals` gives them. The per-turn table's
-    #: ``proposal_status`` reads it (``None``: that column stays null).
-    deal_tracker: Loadable | None = None
     #: Where the corpus comes among the corpora (lower first; equal: in the order
     #: registered). The built-in ones take 10 to 40.
     order: int = PLUGIN_ORDER

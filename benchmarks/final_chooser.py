@@ -1,7 +1,7 @@
 """Could a learned chooser pick the final proposal better than the tracked deal does?
 
 The rules take as the final split the proposal the tracked deal stands on before the
-formal deal (:mod:`actparse.corpora.splits.deals`). This benchmark trains a small
+formal deal (:mod:`actparse.engine.deals`). This benchmark trains a small
 learned alternative on the same proposals: a conditional logit over each dialogue's
 proposals (which one is final), on features of the tracked state (the one the deal
 stands on, the last made, agreed to, by both, restated, its parse's doubts, partial,
@@ -37,7 +37,7 @@ from actparse.corpora.dealornodeal.core import (
     dialogue_key,
     final_split,
 )
-from actparse.corpora.splits.deals import PROPOSAL_STATUSES, DealTrack, Proposal, track_deals
+from actparse.engine.deals import PROPOSAL_STATUSES, DealTrack, Proposal, track_deals
 from actparse.engine.pipeline import pipeline
 from actparse.io.records import read_records
 from actparse.models import Dialogue, ItemSplit

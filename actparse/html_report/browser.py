@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
-from actparse import registry
-from actparse.corpora.splits.evaluate import confidence, describe_split
+from actparse.corpora.splits.evaluate import describe_split
 from actparse.engine.alignment import token_spans
+from actparse.engine.deals import confidence, track_deals
 from actparse.engine.tokenizer import tokenize
 from actparse.html_report.collect import InputData, LabelledDialogue
 from actparse.models import Act, Dialogue, Turn
@@ -119,13 +119,10 @@ class _Deal(NamedTuple):
 
 
 def _tracked(d: LabelledDialogue, agents: tuple[str, str]) -> _Deal | None:
-    """The deal of a dialogue whose acts follow one, as its corpus' tracker reads it."""
+    """The deal of a dialogue whose acts follow one, as the shared tracker reads it."""
     if all(act.deal is None for act in d.acts):
         return None
-    tracker = registry.get(d.dialogue.corpus).deal_tracker
-    if tracker is None:
-        return None
-    track = registry.resolve(tracker)(list(d.acts))
+    track = track_deals(d.acts)
     statuses = {turn: p.status for turn, p in track.proposals.items()}
     final = track.final
     level = confidence(final)

@@ -40,6 +40,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from actparse import registry
+from actparse.engine.deals import track_deals
 from actparse.engine.pipeline import pipeline, pipelines
 from actparse.io.kinds import (
     ENTITIES,
@@ -84,8 +85,8 @@ class TurnInContext(NamedTuple):
     dialogue: Dialogue
     turn: Turn
     act: Act
-    #: What became of each proposal of the dialogue, by the turn that made it (empty for
-    #: a corpus that tracks no deal: ``Corpus.deal_tracker``).
+    #: What became of each proposal of the dialogue, by the turn that made it (empty
+    #: when no act of it moves a deal).
     statuses: Mapping[int, str] = MappingProxyType({})
 
 
@@ -171,7 +172,8 @@ COLUMNS: tuple[Column, ...] = (
         "deal_move",
         LABEL,
         lambda t: _deal(t, "move"),
-        "what the message does to the deal: propose, restate, agree or refuse (null: nothing)",
+        "what the message does to the deal: propose, restate, agree, confirm or refuse "
+        "(null: nothing)",
     ),
     Column(
         "deal_proposal",
@@ -244,12 +246,8 @@ def rows_of_dialogue(
 def _statuses(corpus: str, acts: Sequence[Act]) -> Mapping[int, str]:
     """What became of each proposal of a dialogue, by its turn (empty: no deal tracked)."""
     if all(act.deal is None for act in acts):
-        return MappingProxyType({})  # most corpora: no registry look-up per dialogue
-    tracker = registry.get(corpus).deal_tracker
-    if tracker is None:
-        return MappingProxyType({})
-    track = registry.resolve(tracker)(acts)
-    return {turn: proposal.status for turn, proposal in track.proposals.items()}
+        return MappingProxyType({})  # most corpora: no deal to track
+    return {turn: proposal.status for turn, proposal in track_deals(acts).proposals.items()}
 
 
 #: The columns that hold actparse's reading of a turn (not what the input said of it).

@@ -13,7 +13,7 @@ from deal_dialogues import DOND_DEAL, DOND_SHOWN, write_casino, write_dond
 
 pytest.importorskip("plotly", reason="the report needs the 'report' extra (plotly)")
 
-from actparse.corpora.splits.evaluate import CONFIDENCE_LEVELS
+from actparse.engine.deals import CONFIDENCE_LEVELS
 from actparse.html_report import collect_input
 from actparse.html_report.browser import browser_data
 
@@ -80,7 +80,7 @@ def test_a_corpus_without_deals_shows_none(fixtures: CorpusFixtures, name: str) 
 
 
 def test_every_deal_move_has_words_in_the_browser() -> None:
-    from actparse.corpora.splits.deals import DEAL_MOVES
+    from actparse.engine.deals import DEAL_MOVES
     from actparse.html_report.browser import _MOVE_WORDS
 
     assert set(_MOVE_WORDS) == set(DEAL_MOVES)

@@ -38,5 +38,4 @@ SPEC = Corpus(
     evaluator=f"{_CASINO}:evaluate_casino",
     headline="final_split_accuracy",
     rules="casino",
-    deal_tracker="actparse.corpora.splits.deals:track_deals",
 )

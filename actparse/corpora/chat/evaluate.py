@@ -11,7 +11,7 @@ parses every dialogue and gives a :class:`ChatReport`:
   price is the reference's (within half a cent), or none where the reference has none;
 - ``final_split_accuracy``: of the dialogues with a reference split, the share whose
   final split is it; our final split is the proposal the tracked deal stands on at the
-  end (:attr:`~actparse.corpora.splits.deals.DealTrack.final`), as Deal or No Deal and
+  end (:attr:`~actparse.engine.deals.DealTrack.final`), as Deal or No Deal and
   CaSiNo take it before their formal deal, counted by confidence too.
 
 A dialogue without any reference column is counted, and not scored.
@@ -26,8 +26,8 @@ from typing import Any, ClassVar
 
 from actparse.corpora.chat.reader import CORPUS, speakers
 from actparse.corpora.chat.references import COLUMNS, References, references
-from actparse.corpora.splits.deals import track_deals
-from actparse.corpora.splits.evaluate import ConfidenceTally, confidence, describe_split
+from actparse.corpora.splits.evaluate import ConfidenceTally, describe_split
+from actparse.engine.deals import confidence, track_deals
 from actparse.engine.pipeline import pipeline
 from actparse.errors import InputError
 from actparse.io.records import Record

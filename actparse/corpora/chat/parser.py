@@ -32,8 +32,8 @@ from actparse.corpora.chat.prices import PriceTracker, proposed_price, writer_ro
 from actparse.corpora.chat.reader import CORPUS, SPLITS_OFF, speakers
 from actparse.corpora.chat.splitting import ChatDealState, ChatSplitParser, split_parser
 from actparse.corpora.craigslist.linking import ListingContext
-from actparse.corpora.splits.deals import with_deal_moves
 from actparse.engine.acts import ActSpace, load_act_space
+from actparse.engine.deals import with_deal_moves
 from actparse.engine.folders import corpus_tag_rules
 from actparse.engine.strategies import (
     StrategyTagger,

@@ -94,7 +94,6 @@ SPEC = Corpus(
     name="chat",
     title="Chat (your own dialogues)",
     order=50,
-    deal_tracker="actparse.corpora.splits.deals:track_deals",
     formats=(
         Format(
             name="turns",

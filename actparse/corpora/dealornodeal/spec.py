@@ -41,5 +41,4 @@ SPEC = Corpus(
     headline="final_split_accuracy",
     rules="dealornodeal",
     view_key=f"{_DOND}:dialogue_key",
-    deal_tracker="actparse.corpora.splits.deals:track_deals",
 )

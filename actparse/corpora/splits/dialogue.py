@@ -16,10 +16,10 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from actparse.corpora.splits.claims import SplitParse, complete_split, parse_split
-from actparse.corpora.splits.deals import with_deal_moves
 from actparse.corpora.splits.lexicon import SplitLexicon, load_split_lexicon
 from actparse.corpora.splits.mentions import EITHER, OTHER, SELF
 from actparse.engine.acts import ActSpace, load_act_space
+from actparse.engine.deals import with_deal_moves
 from actparse.engine.decisions import DecisionList, IntentRule
 from actparse.engine.folders import corpus_tag_rules
 from actparse.engine.rulefiles import RuleError

@@ -3,7 +3,7 @@
 A dialogue that ends in agreement has a final split (the selection of Deal or No Deal,
 the accepted submission of CaSiNo); the score asks whether the proposal the tracked
 deal stands on before that formal turn
-(:attr:`~actparse.corpora.splits.deals.DealTrack.final`) is the final split, and counts
+(:attr:`~actparse.engine.deals.DealTrack.final`) is the final split, and counts
 it by confidence (:func:`confidence`). :class:`SplitReport` collects the figures and,
 for every dialogue we got wrong, a readable
 :class:`~actparse.reports.Miss` with its kind (:data:`MISS_KINDS`), counted under
@@ -17,17 +17,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from actparse.corpora.splits.deals import Proposal, track_deals
+from actparse.engine.deals import CONFIDENCE_LEVELS, Proposal, confidence, track_deals
 from actparse.models import Act, Dialogue, ItemSplit
 from actparse.reports import Miss, MissTurn, Report
 
 __all__ = [
-    "CONFIDENCE_LEVELS",
     "FORMAL_INTENTS",
     "MISS_KINDS",
     "ConfidenceTally",
     "SplitReport",
-    "confidence",
     "describe_split",
     "is_text_proposal",
     "miss_kind",
@@ -42,21 +40,6 @@ AGENTS = ("agent 0", "agent 1")
 #: another was chosen as final; there are text proposals and the final split is not
 #: among them; there is no text proposal before the formal deal (made in the form only).
 MISS_KINDS = ("wrong_proposal_final", "proposal_parsed_wrong", "no_text_proposal")
-#: How sure a final split is (:func:`confidence`), surest first.
-CONFIDENCE_LEVELS = ("high", "medium", "low", "none")
-
-
-def confidence(final: Proposal | None) -> str:
-    """How sure the final split of the text is, one of :data:`CONFIDENCE_LEVELS`.
-
-    ``high``: the other side agreed to it in text (it stands agreed: not refused since)
-    and its parse assumed nothing
-    (:attr:`~actparse.models.ItemSplit.uncertain` is empty); ``medium``: one of the two;
-    ``low``: neither; ``none``: the text proposed nothing."""
-    if final is None:
-        return "none"
-    sure = (final.status == "agreed", not final.split.uncertain)
-    return "high" if all(sure) else "medium" if any(sure) else "low"
 
 
 @dataclass

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from actparse.corpora.splits.deals import PROPOSAL_STATUSES, track_deals
+from actparse.engine.deals import PROPOSAL_STATUSES, track_deals
 from actparse.engine.pipeline import pipeline
 from actparse.models import Act, DealMove, Dialogue, Item, ItemSplit, Party, Turn
 

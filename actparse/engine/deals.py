@@ -52,10 +52,12 @@ from dataclasses import dataclass, field
 from actparse.models import Act, DealMove, ItemSplit
 
 __all__ = [
+    "CONFIDENCE_LEVELS",
     "DEAL_MOVES",
     "PROPOSAL_STATUSES",
     "DealTrack",
     "Proposal",
+    "confidence",
     "track_deals",
     "with_deal_moves",
 ]
@@ -178,6 +180,23 @@ class DealTrack:
         self.live = {act.turn: proposal}
         self.standing = act.turn
         return DealMove("propose", act.turn, self.standing)
+
+
+#: How sure a final split is (:func:`confidence`), surest first.
+CONFIDENCE_LEVELS = ("high", "medium", "low", "none")
+
+
+def confidence(final: Proposal | None) -> str:
+    """How sure the final split of the text is, one of :data:`CONFIDENCE_LEVELS`.
+
+    ``high``: the other side agreed to it in text (it stands agreed: not refused since)
+    and its parse assumed nothing
+    (:attr:`~actparse.models.ItemSplit.uncertain` is empty); ``medium``: one of the two;
+    ``low``: neither; ``none``: the text proposed nothing."""
+    if final is None:
+        return "none"
+    sure = (final.status == "agreed", not final.split.uncertain)
+    return "high" if all(sure) else "medium" if any(sure) else "low"
 
 
 def track_deals(
