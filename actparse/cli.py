@@ -29,6 +29,8 @@ from actparse.cli_options import (
     CorpusOpt,
     CsvRawOpt,
     EvalInput,
+    FinalSplit,
+    FinalSplitOpt,
     FormatOpt,
     JobsOpt,
     JsonOpt,
@@ -292,14 +294,16 @@ def eval_command(
     strategies: StrategiesOpt = None,
     acts: ActsOpt = None,
     skip: SkipOpt = Skip.cocoa,
+    final_split: FinalSplitOpt = FinalSplit.learned,
     max_line_bytes: MaxLineBytesOpt = MAX_LINE_BYTES,
 ) -> None:
     """Compare our acts with the reference annotations in INPUT.
 
     Craigslist: turns are scored in the dialogues the reference parsed; prices compare
     after rounding ours to float32 (tolerance 1e-6); message_* figures count chat
-    messages only. Deal or No Deal and CaSiNo: the text's final deal (the proposal the
-    tracked deal stands on) before the formal deal against the final split, by
+    messages only. Deal or No Deal and CaSiNo: the text's final deal before the formal
+    deal against the final split (the proposal the tracked deal stands on, or with
+    --final-split learned, the default, the division the item values favour), by
     confidence (each Deal or No Deal dialogue counted once), plus
     coarse acts per strategy label (CaSiNo). MutualFriends: entity mentions and
     selections against the outcome. Prints tables and the worst dialogues (each
@@ -322,6 +326,7 @@ def eval_command(
                     corpus=corpus.value,
                     strategies=strategies,
                     skip=skip.value,
+                    final_split=final_split.value,
                 ),
             )
             if as_json:

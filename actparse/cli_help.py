@@ -46,6 +46,7 @@ _EXAMPLES: dict[str | None, tuple[str, ...]] = {
         "actparse eval dialogues.jsonl --json > figures.json",
         "actparse eval dialogues.jsonl --min-agreement 0.9 && echo 'at or above the floor'",
         "actparse eval casino_train.json --strategies mine.yaml --worst 10",
+        "actparse eval val.txt --final-split rules --json",
     ),
     "report": ("actparse report validation.jsonl val.txt casino_train.json -o report.html",),
     "train-prices": (

@@ -28,6 +28,8 @@ __all__ = [
     "CorpusName",
     "CorpusOpt",
     "EvalInput",
+    "FinalSplit",
+    "FinalSplitOpt",
     "Format",
     "FormatOpt",
     "JobsOpt",
@@ -117,6 +119,25 @@ PricesOpt = Annotated[
         help="Craigslist price mode: 'cocoa' finds prices as Cocoa did (reproduces the "
         'reference acts); \'extended\' also finds "two hundred dollars", "150 bucks", '
         '"2k", "1.5 grand", "1200 usd".',
+    ),
+]
+
+
+class FinalSplit(StrEnum):
+    """How Deal or No Deal's and CaSiNo's final split is chosen (``--final-split``)."""
+
+    learned = "learned"
+    rules = "rules"
+
+
+FinalSplitOpt = Annotated[
+    FinalSplit,
+    typer.Option(
+        "--final-split",
+        help="Deal or No Deal and CaSiNo: 'learned' weighs every division of the items by "
+        "the tracked proposals and the parties' item values (the corpus' shipped "
+        "final_chooser.json); 'rules' takes the proposal the tracked deal stands on. "
+        "eval --json reports the rules-only accuracy beside either.",
     ),
 ]
 

@@ -37,15 +37,18 @@ def option_parsers(
     corpus: str = "auto",
     strategies: Path | None = None,
     skip: str = "cocoa",
+    final_split: str = "learned",
 ) -> dict[str, Parser]:
     """The parsers the options ask for instead of the shipped ones, by corpus.
 
     For Craigslist, the only corpus with a skip rule: the price options and ``skip`` (whether
     Cocoa's length rule leaves dialogues unlabelled). For the corpus of ``input`` (told by
     :func:`corpus_of`): ``rules``, ``acts`` and ``strategies`` (a strategy-rule file instead of
-    ``rules/strategies.yaml``). Empty when every option is the default."""
+    ``rules/strategies.yaml``) and ``final_split`` (``rules``: no learned final-split
+    chooser). Empty when every option is the default."""
     craigslist_options = lexicon is not None or prices != "cocoa" or skip != "cocoa"
-    if not craigslist_options and rules is acts is strategies is None:
+    rules_only = final_split == "rules"
+    if not craigslist_options and rules is acts is strategies is None and not rules_only:
         return {}
     from actparse.corpora.craigslist.lexicon import load_lexicon
     from actparse.corpora.craigslist.parser import CORPUS, CraigslistParser
@@ -54,8 +57,12 @@ def option_parsers(
     if rules is not None:
         options["rules"] = load_rules(rules)
     space = load_act_space(acts) if acts is not None else None
-    wanted = options or strategies is not None or space is not None
+    wanted = options or strategies is not None or space is not None or rules_only
     name = corpus_of(input, fmt, corpus) if wanted else None
+    if rules_only:
+        if getattr(_parser_class(name), "final_chooser_file", None) is None:
+            raise InputError(f"--final-split: the {name} corpus has no final split to choose")
+        options["final_chooser"] = None
     if strategies is not None:
         # The user's rules in place of the shipped ones; a corpus' learned lexicon stays.
         lexicon_path = getattr(_parser_class(name), "strategy_lexicon", ())

@@ -20,8 +20,11 @@ from typing import Any, NamedTuple
 
 from actparse.corpora.splits.evaluate import describe_split
 from actparse.engine.alignment import token_spans
-from actparse.engine.deals import confidence, track_deals
+from actparse.engine.deals import track_deals
+from actparse.engine.final_chooser import FinalChooser, final_choice
+from actparse.engine.pipeline import pipeline
 from actparse.engine.tokenizer import tokenize
+from actparse.errors import RegistryError
 from actparse.html_report.collect import InputData, LabelledDialogue
 from actparse.models import Act, Dialogue, Turn
 from actparse.reports import Miss
@@ -124,20 +127,31 @@ def _tracked(d: LabelledDialogue, agents: tuple[str, str]) -> _Deal | None:
         return None
     track = track_deals(d.acts)
     statuses = {turn: p.status for turn, p in track.proposals.items()}
-    final = track.final
-    level = confidence(final)
-    if final is None:
+    choice = final_choice(track, d.dialogue.parties, _chooser(d.dialogue.corpus))
+    final, level = choice.proposal, choice.confidence
+    if final is None or choice.split is None:
         return _Deal(statuses, {"proposal": None, "split": "", "confidence": level, "why": ""})
     why = "agreed in text" if final.status == "agreed" else "not agreed in text"
-    if final.split.uncertain:
+    if choice.by != "rules":
+        why = f"the item values favour it over {describe_split(final.split, agents)}"
+    elif final.split.uncertain:
         why += "; assumed: " + ", ".join(final.split.uncertain)
     shown = {
         "proposal": final.turn,
-        "split": describe_split(final.split, agents),
+        "split": describe_split(choice.split, agents),
         "confidence": level,
         "why": why,
     }
     return _Deal(statuses, shown)
+
+
+@cache
+def _chooser(corpus: str) -> FinalChooser | None:
+    """The learned final-split chooser of a corpus' shipped parser (``None``: the rules)."""
+    try:
+        return getattr(pipeline(corpus), "final_chooser", None)
+    except RegistryError:  # a corpus the registry does not know: the rules alone
+        return None
 
 
 def _move(act: Act, deal: _Deal | None) -> str:

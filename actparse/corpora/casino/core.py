@@ -339,6 +339,8 @@ class CasinoParser(SplitDialogueParser):
     # Strategies: the rules and the lexicon learned from CaSiNo's annotated dialogues
     # (README, "Negotiation strategies"), whose words are this corpus' own.
     strategy_lexicon = (CORPUS, "strategy_lexicon.json")
+    # The final split weighed by the parties' priorities (learned on dialogues 1-700).
+    final_chooser_file = (CORPUS, "final_chooser.json")
 
     def formal_act(self, turn: Turn, totals: Sequence[int], state: DealState) -> Act | None:
         """The act of a deal action (``None`` for a message)."""
@@ -453,7 +455,9 @@ def evaluate_casino(
     against that deal (from the right side), and the coarse acts of annotated utterances by strategy
     label."""
     parser = pipeline(CORPUS, parser)  # the coarse acts count: set as every path sets them
-    report = CasinoReport(corpus=CORPUS, agents=AGENT_NAMES)
+    report = CasinoReport(
+        corpus=CORPUS, agents=AGENT_NAMES, chooser=getattr(parser, "final_chooser", None)
+    )
     for where, dialogue in located(items):
         acts = parser.parse(dialogue)
         deal = final_deal(dialogue)

@@ -285,6 +285,8 @@ class DealOrNoDealParser(SplitDialogueParser):
     concession = "concession"
     refusal_intents = frozenset({"disagree"})
     answer_intents = frozenset({"inform"})
+    # The final split weighed by the item values (learned on train.txt 1-8000, val.txt).
+    final_chooser_file = (CORPUS, "final_chooser.json")
     #: How many dialogues the parser remembers to mirror for their other view (0: none).
     view_memo_size = 2
 
@@ -332,7 +334,9 @@ def evaluate_dealornodeal(
     must equal the final split from the right side.
     """
     parser = pipeline(CORPUS, parser)  # the coarse acts set, as every path sets them
-    report = SplitReport(corpus=CORPUS, agents=AGENTS)
+    report = SplitReport(
+        corpus=CORPUS, agents=AGENTS, chooser=getattr(parser, "final_chooser", None)
+    )
     seen: set[Hashable] = set()
     for where, dialogue in located(items):
         key = dialogue_key(dialogue)

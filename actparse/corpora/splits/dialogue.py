@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Literal
 
 from actparse.corpora.splits.claims import SplitParse, complete_split, parse_split
 from actparse.corpora.splits.lexicon import SplitLexicon, load_split_lexicon
@@ -21,6 +22,7 @@ from actparse.corpora.splits.mentions import EITHER, OTHER, SELF
 from actparse.engine.acts import ActSpace, load_act_space
 from actparse.engine.deals import with_deal_moves
 from actparse.engine.decisions import DecisionList, IntentRule
+from actparse.engine.final_chooser import SHIPPED, FinalChooser, shipped_chooser
 from actparse.engine.folders import corpus_tag_rules
 from actparse.engine.rulefiles import RuleError
 from actparse.engine.strategies import (
@@ -130,6 +132,9 @@ class SplitDialogueParser:
     #: A learned strategy lexicon of the corpus (its path under ``rules/``), used with
     #: the strategy rules by default; none: the rules alone.
     strategy_lexicon: tuple[str, ...] = ()
+    #: The learned final-split chooser of the corpus (its path under ``rules/``,
+    #: :mod:`actparse.engine.final_chooser`), used by default; none: the rules alone.
+    final_chooser_file: tuple[str, ...] = ()
     #: What the turn loop asks of the corpus' rules, named by the corpus and checked
     #: against its tag rules and lexicon when the parser is built (none: that step is
     #: off). The tag of a refusal: an elliptic list in one keeps its own reading.
@@ -148,6 +153,7 @@ class SplitDialogueParser:
         rules: RuleSet | None = None,
         act_space: ActSpace | None = None,
         strategies: StrategyTagger | None = None,
+        final_chooser: FinalChooser | Literal["shipped"] | None = SHIPPED,
     ) -> None:
         self.lexicon = lexicon if lexicon is not None else load_split_lexicon(self.corpus)
         self.rules = rules if rules is not None else corpus_tag_rules(self.corpus)
@@ -155,6 +161,11 @@ class SplitDialogueParser:
         self.act_space = act_space if act_space is not None else load_act_space()
         self.strategies = (
             strategies if strategies is not None else default_tagger(self.strategy_lexicon)
+        )
+        # How the final split of a dialogue is chosen (evaluation): the corpus' learned
+        # chooser by default (SHIPPED), another given, or None for the rules alone.
+        self.final_chooser = (
+            shipped_chooser(self.final_chooser_file) if final_chooser == SHIPPED else final_chooser
         )
         declared = (self.refusal_tag, self.need_tag)
         self.rules.require(

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from actparse.engine.deals import CONFIDENCE_LEVELS, Proposal, confidence, track_deals
+from actparse.engine.deals import CONFIDENCE_LEVELS, Proposal, track_deals
+from actparse.engine.final_chooser import FinalChoice, FinalChooser, final_choice, rules_choice
 from actparse.models import Act, Dialogue, ItemSplit
 from actparse.reports import Miss, MissTurn, Report
 
@@ -115,6 +116,10 @@ def render_dialogue(
     return tuple(lines)
 
 
+def _same(split: ItemSplit | None, expected: ItemSplit) -> bool:
+    return split is not None and split.counts == expected.counts
+
+
 def _difference(ours: ItemSplit, reference: ItemSplit) -> str:
     """Which items our split gets wrong: "differs on hat; leaves ball open"."""
     wrong, open_items = [], []
@@ -147,6 +152,11 @@ class SplitReport(Report):
     intent_counts: Counter[str] = field(default_factory=Counter)
     #: Agreed dialogues and those we got right, by the confidence of our final split.
     by_confidence: ConfidenceTally = field(default_factory=ConfidenceTally)
+    #: The learned chooser of the final split (None: the rules alone), and what the
+    #: rules alone got right beside it.
+    chooser: FinalChooser | None = None
+    rules_correct: int = 0
+    learned_choices: int = 0
     #: Each miss with whether the final split appears among our proposals (for ordering).
     _misses: list[tuple[bool, Miss]] = field(default_factory=list)
 
@@ -171,8 +181,11 @@ class SplitReport(Report):
         if expected is None or formal_turn is None:
             return
         self.agreed += 1
-        final = track_deals(acts, formal_turn).final
-        level = confidence(final)
+        track = track_deals(acts, formal_turn)
+        choice = final_choice(track, dialogue.parties, self.chooser)
+        rules = rules_choice(track) if choice.by != "rules" else choice
+        self.learned_choices += choice.by != "rules"
+        self.rules_correct += _same(rules.split, expected)
         found = next(
             (
                 a.turn
@@ -182,12 +195,12 @@ class SplitReport(Report):
             None,
         )
         self.anywhere += found is not None
-        right = final is not None and final.split.counts == expected.counts
-        self.by_confidence.add(level, right)
+        right = _same(choice.split, expected)
+        self.by_confidence.add(choice.confidence, right)
         if right:
             self.correct += 1
             return
-        miss = self._miss(dialogue, acts, where, expected, formal_turn, final, found)
+        miss = self._miss(dialogue, acts, where, expected, formal_turn, choice, found)
         self._misses.append((found is not None, miss))
 
     def _miss(
@@ -197,16 +210,18 @@ class SplitReport(Report):
         where: str,
         expected: ItemSplit,
         formal_turn: int,
-        final: Proposal | None,
+        choice: FinalChoice,
         found: int | None,
     ) -> Miss:
         """A readable miss: the final split, ours, and the dialogue."""
         reference = describe_split(expected, self.agents)
-        if final is not None:
+        final = choice.proposal
+        if final is not None and choice.split is not None:
             at = dialogue.turns[final.turn]
-            ours = describe_split(final.split, self.agents)
-            ours_line = f"our final split (turn {final.turn}): {ours}"
-            text, reason = at.text, _difference(final.split, expected)
+            ours = describe_split(choice.split, self.agents)
+            chosen = "" if choice.by == "rules" else ", chosen by the item values"
+            ours_line = f"our final split (turn {final.turn}{chosen}): {ours}"
+            text, reason = at.text, _difference(choice.split, expected)
         else:
             # No proposal to show: the turn that disagrees is the formal one.
             at = dialogue.turns[formal_turn]
@@ -242,6 +257,8 @@ class SplitReport(Report):
             "dialogues": self.dialogues,
             "agreed_dialogues": self.agreed,
             "final_split_accuracy": self._share(self.correct, self.agreed),
+            "final_split_accuracy_rules_only": self._share(self.rules_correct, self.agreed),
+            "final_split_learned_choices": self.learned_choices,
             "split_anywhere": self._share(self.anywhere, self.agreed),
             "final_split_misses_by_kind": self.misses_by_kind(),
             "final_split_accuracy_by_confidence": self.by_confidence.summary(),

@@ -363,9 +363,11 @@ def test_evaluation_reads_records_and_is_a_report(fixtures: CorpusFixtures) -> N
 #: three (issue 12): 0.7881 on train + valid (train 1-700: 0.802; held out, train
 #: 701-900: 0.746, valid: 0.733). Round four (a-minority-share-keeps-the-table,
 #: written-all-counts): 0.7969 (train 1-700: 0.813; held out, train 701-900: 0.751,
-#: valid: 0.733).
-FINAL_SPLIT_FLOOR = 0.795
-HELD_OUT_FINAL_SPLIT_FLOOR = 0.70
+#: valid: 0.733). The learned final-split chooser (fitted on train 1-700): 0.8035, from
+#: dialogue 601 on 0.760 (the rules alone there: 0.751).
+FINAL_SPLIT_FLOOR = 0.803
+RULES_FINAL_SPLIT_FLOOR = 0.795
+HELD_OUT_FINAL_SPLIT_FLOOR = 0.75
 ELICIT_PREF_FLOOR = 0.88
 #: The acts rules/acts.yaml defines, by what the strategy labels say an utterance does
 #: (train + valid: 0.606, 0.894, 0.891 when these floors were set).
@@ -383,6 +385,7 @@ def test_train_and_valid(data_dir: Path) -> None:
     summary = evaluate_casino(dialogues).summary()
     assert summary["agreed_dialogues"] == 906
     assert summary["final_split_accuracy"] >= FINAL_SPLIT_FLOOR, summary
+    assert summary["final_split_accuracy_rules_only"] >= RULES_FINAL_SPLIT_FLOOR, summary
     assert summary["elicit_pref_inquire"] >= ELICIT_PREF_FLOOR
     assert summary["small_talk_greet"] >= SMALL_TALK_GREET_FLOOR
     assert summary["need_inform"] >= NEED_INFORM_FLOOR
@@ -393,3 +396,4 @@ def test_train_and_valid(data_dir: Path) -> None:
         assert shares.get("agree", 0.0) < max(shares.get("inform", 0.0), shares.get("propose", 0.0))
     held_out = evaluate_casino(dialogues[600:]).summary()
     assert held_out["final_split_accuracy"] >= HELD_OUT_FINAL_SPLIT_FLOOR
+    assert held_out["final_split_accuracy_rules_only"] >= HELD_OUT_FINAL_SPLIT_FLOOR

@@ -30,6 +30,7 @@ from actparse.models import Dialogue
 from actparse.reports import JSON_KEYS, Report
 
 PARSER = pipeline(CORPUS, DealOrNoDealParser())  # its acts with their coarse acts
+RULES = DealOrNoDealParser(final_chooser=None)  # the final split by the rules alone
 FIXTURE = "dealornodeal_val_20.txt"
 
 
@@ -465,7 +466,8 @@ def test_misses_never_found_come_first() -> None:
     never_proposed = dialogue_from_dealornodeal(
         record("YOU: hello <eos> THEM: hi there <eos> YOU: <selection>")
     )
-    report = evaluate_dealornodeal([found_then_lost, never_proposed])
+    # The rules' misses: the learned chooser would take the ball from the values.
+    report = evaluate_dealornodeal([found_then_lost, never_proposed], RULES)
     assert report.summary()["split_anywhere"] == 0.5
     first, second = report.misses()
     assert first.where == "dialogue 2" and first.summary.endswith("among our proposals: no")
@@ -484,12 +486,17 @@ def test_misses_never_found_come_first() -> None:
 # --------------------------------------------------------------------------------------
 
 #: Floors only go up. Measured on val.txt: 0.974 overall, 0.976 on the first half,
-#: 0.972 on the second (both halves were developed on).
-VALIDATION_FLOOR = 0.973
+#: 0.972 on the second (both halves were developed on), by the rules alone
+#: (``final_split_accuracy_rules_only``); with the learned final-split chooser, fitted
+#: on these dialogues too: 0.981, 0.9905, 0.9716.
+VALIDATION_FLOOR = 0.980
 VALIDATION_HALF_FLOOR = 0.971
+RULES_VALIDATION_FLOOR = 0.973
 #: Measured on the first 8,000 lines of train.txt (developed on; 3,122 agreed
-#: dialogues): 0.9693. The rest of train.txt is held out and never read by the tests.
-TRAIN_DEV_FLOOR = 0.969
+#: dialogues): the rules alone 0.9693, with the chooser 0.9747. The rest of train.txt is
+#: held out and never read by the tests.
+TRAIN_DEV_FLOOR = 0.974
+RULES_TRAIN_DEV_FLOOR = 0.969
 TRAIN_DEV_LINES = 8000
 
 
@@ -503,6 +510,7 @@ def test_validation_final_split_accuracy(data_dir: Path) -> None:
     summary = evaluate_dealornodeal(dialogues).summary()
     assert summary["agreed_dialogues"] == 422
     assert summary["final_split_accuracy"] >= VALIDATION_FLOOR, summary
+    assert summary["final_split_accuracy_rules_only"] >= RULES_VALIDATION_FLOOR, summary
     # Development and held-out halves (by first appearance) each hold the floor.
     unique: list[Dialogue] = []
     seen: set[object] = set()
@@ -528,3 +536,4 @@ def test_train_development_part_final_split_accuracy(data_dir: Path) -> None:
     summary = evaluate_dealornodeal(dialogues).summary()
     assert summary["agreed_dialogues"] == 3122
     assert summary["final_split_accuracy"] >= TRAIN_DEV_FLOOR, summary
+    assert summary["final_split_accuracy_rules_only"] >= RULES_TRAIN_DEV_FLOOR, summary

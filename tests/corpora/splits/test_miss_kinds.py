@@ -14,7 +14,9 @@ from typer.testing import CliRunner
 
 from actparse.cli import app
 from actparse.corpora.casino import dialogue_from_casino, evaluate_casino
+from actparse.corpora.casino.core import CasinoParser
 from actparse.corpora.dealornodeal import dialogue_from_dealornodeal, evaluate_dealornodeal
+from actparse.corpora.dealornodeal.core import DealOrNoDealParser
 from actparse.corpora.splits.evaluate import MISS_KINDS, SplitReport
 from actparse.io.records import read_records
 from actparse.models import Dialogue
@@ -59,6 +61,12 @@ OFFER = "How about I take 3 food and 2 water, you get 1 water and 3 firewood?"
 COUNTER = "Could I have 2 water and 3 firewood, and you take 3 food and 1 water?"
 
 
+#: The kinds of a miss are the rules' own: the learned chooser, which weighs the item
+#: values, would mend some of these small dialogues (tests/engine/test_final_chooser.py).
+RULES_DOND = DealOrNoDealParser(final_chooser=None)
+RULES_CASINO = CasinoParser(final_chooser=None)
+
+
 def only_miss(report: SplitReport) -> Miss:
     """The one miss of a one-dialogue report, after checking the figure counts it alone."""
     (miss,) = report.misses()
@@ -79,7 +87,7 @@ def test_dealornodeal_wrong_proposal_final() -> None:
         "YOU: i want the book and the ball <eos> THEM: i want the ball <eos> "
         "YOU: ok <eos> THEM: <selection>"
     )
-    miss = only_miss(evaluate_dealornodeal([d]))
+    miss = only_miss(evaluate_dealornodeal([d], RULES_DOND))
     assert miss.kind == "wrong_proposal_final"
     assert miss.summary.endswith("among our proposals: yes (turn 0)")
 
@@ -87,35 +95,35 @@ def test_dealornodeal_wrong_proposal_final() -> None:
 def test_dealornodeal_proposal_parsed_wrong() -> None:
     # The one text proposal is read as a split that is not the final one.
     d = dond("YOU: i want the book and the hats <eos> THEM: fine <eos> YOU: <selection>")
-    miss = only_miss(evaluate_dealornodeal([d]))
+    miss = only_miss(evaluate_dealornodeal([d], RULES_DOND))
     assert miss.kind == "proposal_parsed_wrong"
     assert miss.summary.endswith("among our proposals: no")
 
 
 def test_dealornodeal_no_text_proposal() -> None:
     d = dond("YOU: hello <eos> THEM: hi there <eos> YOU: <selection>")
-    miss = only_miss(evaluate_dealornodeal([d]))
+    miss = only_miss(evaluate_dealornodeal([d], RULES_DOND))
     assert miss.kind == "no_text_proposal"
     assert miss.turns[0].reason == "no text proposal before the <select>"
 
 
 def test_casino_wrong_proposal_final() -> None:
     d = casino((0, OFFER), (1, COUNTER), (0, "Okay"))
-    miss = only_miss(evaluate_casino([d]))
+    miss = only_miss(evaluate_casino([d], RULES_CASINO))
     assert miss.kind == "wrong_proposal_final"
     assert miss.summary.endswith("among our proposals: yes (turn 0)")
 
 
 def test_casino_proposal_parsed_wrong() -> None:
     d = casino((0, COUNTER), (1, "Okay deal"))
-    miss = only_miss(evaluate_casino([d]))
+    miss = only_miss(evaluate_casino([d], RULES_CASINO))
     assert miss.kind == "proposal_parsed_wrong"
     assert miss.summary.endswith("among our proposals: no")
 
 
 def test_casino_no_text_proposal() -> None:
     d = casino((0, "Hello! How are you?"), (1, "Great, thanks. Let's make a deal."), (0, "Sure"))
-    miss = only_miss(evaluate_casino([d]))
+    miss = only_miss(evaluate_casino([d], RULES_CASINO))
     assert miss.kind == "no_text_proposal"
     assert miss.turns[0].reason == "no text proposal before the <submit-deal>"
 
@@ -128,7 +136,7 @@ def test_casino_no_text_proposal() -> None:
 def test_the_figure_counts_every_kind_and_no_hit() -> None:
     hit = dond("YOU: i want the book and the ball <eos> THEM: ok <eos> YOU: <selection>")
     never = dond("YOU: hello <eos> THEM: hi there <eos> YOU: <selection>")
-    report = evaluate_dealornodeal([hit, never])
+    report = evaluate_dealornodeal([hit, never], RULES_DOND)
     figures = report.summary()
     assert figures["final_split_accuracy"] == 0.5
     assert figures["final_split_misses_by_kind"] == {
@@ -163,11 +171,12 @@ def test_eval_json_gives_the_figure_and_each_misss_kind(tmp_path: Path) -> None:
     ]
     source = tmp_path / "misses.jsonl"
     source.write_text("".join(json.dumps(_record(line)) + "\n" for line in lines))
-    result = runner.invoke(app, ["eval", str(source), "--json"])
+    result = runner.invoke(app, ["eval", str(source), "--json", "--final-split", "rules"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert tuple(sorted(doc)) == tuple(sorted(JSON_KEYS))
     assert doc["figures"]["final_split_misses_by_kind"] == dict.fromkeys(MISS_KINDS, 1)
+    assert doc["figures"]["final_split_learned_choices"] == 0
     kinds = {m["where"].split(":")[-1]: m["kind"] for m in doc["misses"]}
     assert kinds == dict(zip(("1", "2", "3"), MISS_KINDS))
 
@@ -186,12 +195,13 @@ def _record(dialogue: str) -> dict[str, Any]:
 # The shared files (skipped without them)
 # --------------------------------------------------------------------------------------
 
-#: Measured when the figure was added (issue 29's table has the same for CaSiNo train);
-#: rules that move a miss from one kind to another update these and the corpus pages.
-#: Deal or No Deal train.txt (57, 85, 0) is held out of the tests and not read here.
+#: Measured with the learned final-split chooser (the rules alone: val.txt (4, 7, 0),
+#: casino_train.json (57, 109, 10), casino_valid.json (2, 5, 1)); rules that move a miss
+#: from one kind to another update these and the corpus pages. Deal or No Deal
+#: train.txt is held out of the tests and not read here.
 MEASURED = {
-    ("dealornodeal", "val.txt"): (4, 7, 0),
-    ("casino", "casino_train.json"): (57, 109, 10),
+    ("dealornodeal", "val.txt"): (3, 5, 0),
+    ("casino", "casino_train.json"): (52, 108, 10),
     ("casino", "casino_valid.json"): (2, 5, 1),
 }
 

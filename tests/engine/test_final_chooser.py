@@ -1,0 +1,159 @@
+"""The learned final-split chooser: its file, its features and what it chooses."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from actparse.cli import app
+from actparse.corpora.dealornodeal import dialogue_from_dealornodeal
+from actparse.corpora.dealornodeal.core import DealOrNoDealParser
+from actparse.engine.deals import track_deals
+from actparse.engine.final_chooser import (
+    FEATURES,
+    ChoiceContext,
+    FinalChoice,
+    FinalChooser,
+    final_choice,
+    load_final_chooser,
+    shipped_chooser,
+)
+from actparse.engine.pipeline import pipeline
+from actparse.engine.rulefiles import RuleError
+from actparse.models import Dialogue
+
+runner = CliRunner()
+PARSER = pipeline("dealornodeal", DealOrNoDealParser())
+
+
+def dond(dialogue: str, mine: list[int], theirs: list[int]) -> Dialogue:
+    """A Deal or No Deal dialogue over one book, two hats and one ball, with the values."""
+    return dialogue_from_dealornodeal(
+        {
+            "input": {"count": [1, 2, 1], "value": mine},
+            "dialogue": dialogue,
+            "output": "item0=1 item1=0 item2=1 item0=0 item1=2 item2=0",
+            "partner_input": {"count": [1, 2, 1], "value": theirs},
+        }
+    )
+
+
+def choose(dialogue: Dialogue, chooser: FinalChooser | None) -> FinalChoice:
+    formal = next(t.index for t in dialogue.turns if t.action == "select")
+    return final_choice(track_deals(PARSER.parse(dialogue), formal), dialogue.parties, chooser)
+
+
+@pytest.mark.parametrize("corpus", ["dealornodeal", "casino"])
+def test_the_shipped_choosers_name_known_features_and_their_provenance(corpus: str) -> None:
+    chooser = shipped_chooser((corpus, "final_chooser.json"))
+    assert chooser is not None
+    assert set(chooser.weights) == set(FEATURES)
+    for key in ("data", "not_used", "written_by", "cross_validated"):
+        assert chooser.provenance[key], key
+    assert pipeline(corpus).final_chooser is chooser
+
+
+def test_the_values_mend_a_counter_the_rules_took_as_final() -> None:
+    # "i want the ball" from THEM, worth nothing to THEM, after YOU asked for book and ball.
+    d = dond(
+        "YOU: i want the book and the ball <eos> THEM: i want the ball <eos> "
+        "YOU: ok <eos> THEM: <selection>",
+        [4, 1, 4],
+        [0, 5, 0],
+    )
+    rules = choose(d, None)
+    assert rules.by == "rules" and rules.split is not None
+    assert rules.split.counts == ((1, 2, 0), (0, 0, 1))
+    learned = choose(d, shipped_chooser(("dealornodeal", "final_chooser.json")))
+    assert learned.by == "learned" and learned.confidence == "low"
+    assert learned.split is not None and learned.split.counts == ((1, 0, 1), (0, 2, 0))
+    assert learned.split.uncertain == ("chosen-by-values",)
+
+
+def test_a_final_agreed_as_said_stays() -> None:
+    # Counterexample: the other side agreed to a split that suits both values.
+    d = dond(
+        "YOU: i want the book and the ball , you get the hats <eos> THEM: deal <eos> "
+        "YOU: <selection>",
+        [4, 1, 4],
+        [0, 5, 0],
+    )
+    choice = choose(d, shipped_chooser(("dealornodeal", "final_chooser.json")))
+    assert (choice.by, choice.confidence) == ("rules", "high")
+
+
+def test_ties_go_to_the_tracked_final() -> None:
+    d = dond(
+        "YOU: i want the book and the ball <eos> THEM: i want the ball <eos> "
+        "YOU: ok <eos> THEM: <selection>",
+        [4, 1, 4],
+        [0, 5, 0],
+    )
+    assert choose(d, FinalChooser({"lesser_points": 0.0})).by == "rules"
+
+
+def test_no_proposal_no_choice() -> None:
+    d = dond("YOU: hello <eos> THEM: hi <eos> YOU: <selection>", [4, 1, 4], [0, 5, 0])
+    choice = choose(d, shipped_chooser(("dealornodeal", "final_chooser.json")))
+    assert (choice.split, choice.proposal, choice.confidence) == (None, None, "none")
+
+
+def test_features_of_a_division() -> None:
+    d = dond(
+        "YOU: i want the book and the ball <eos> THEM: ok <eos> YOU: <selection>",
+        [4, 1, 4],
+        [0, 5, 0],
+    )
+    context = ChoiceContext.of(track_deals(PARSER.parse(d), 2), d.parties)
+    assert context is not None and context.scale == 10.0
+    got = context.features(((1, 0, 1), (0, 2, 0)))
+    assert set(got) == set(FEATURES)
+    assert (got["is_final"], got["was_agreed"], got["items_for_nothing"]) == (1.0, 1.0, 0.0)
+    assert got["lesser_points"] == pytest.approx(0.8) and got["points_gap"] == pytest.approx(0.2)
+    worse = context.features(((0, 0, 1), (1, 2, 0)))  # the book to THEM, worth nothing there
+    assert (worse["one_item_off_final"], worse["items_for_nothing"]) == (1.0, 1.0)
+
+
+def test_round_trip(tmp_path: Path) -> None:
+    chooser = FinalChooser({"is_final": 2.0, "lesser_points": 1.5}, "d", {"data": "x"})
+    chooser.to_disk(tmp_path / "c.json")
+    again = load_final_chooser(tmp_path / "c.json")
+    assert (again.weights, again.description, again.provenance) == (
+        chooser.weights,
+        "d",
+        {"data": "x"},
+    )
+
+
+@pytest.mark.parametrize(
+    ("doc", "says"),
+    [
+        ({"features": {"is_final": 1}, "extra": 1}, "unknown keys ['extra']"),
+        ({"features": {"is_final": 1, "colour": 2}}, "unknown features ['colour']"),
+        ({"features": {"is_final": "high"}}, "the weights of ['is_final'] are not numbers"),
+        ({"features": {}}, "'features' must map feature names to weights"),
+        ([1, 2], "a final-split chooser is a JSON object"),
+    ],
+    ids=["unknown-key", "unknown-feature", "not-a-number", "no-features", "not-an-object"],
+)
+def test_a_malformed_file_is_named(tmp_path: Path, doc: object, says: str) -> None:
+    path = tmp_path / "chooser.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(RuleError) as err:
+        load_final_chooser(path)
+    assert str(err.value) == f"{path}: {says}" or str(err.value).startswith(f"{path}: {says}")
+
+
+def test_final_split_rules_is_refused_where_there_is_no_final_split(tmp_path: Path) -> None:
+    source = tmp_path / "c.jsonl"
+    source.write_text(
+        json.dumps({"agent_info": {"Role": ["buyer", "seller"], "Target": [1, 2]}}) + "\n"
+    )
+    result = runner.invoke(
+        app, ["eval", str(source), "--corpus", "craigslist", "--final-split", "rules"]
+    )
+    assert result.exit_code != 0
+    assert "--final-split: the craigslist corpus has no final split to choose" in result.output
