@@ -65,6 +65,7 @@ from actparse.io.turn_files import label_table
 from actparse.options import option_parsers
 from actparse.registry import Parser
 from actparse.render import print_dialogue, print_report, progress_bar
+from actparse.reports import Report
 
 app = typer.Typer(
     help="Rule-based dialogue acts for negotiation dialogues (Cocoa-compatible Craigslist acts).",
@@ -329,10 +330,7 @@ def eval_command(
                     final_split=final_split.value,
                 ),
             )
-            if as_json:
-                typer.echo(json.dumps(report.to_json(), sort_keys=True))
-            else:
-                print_report(report, StdoutConsole(), worst)
+            _show_report(report, as_json, worst)
             score = report.headline_value()
             if min_agreement is not None and score is None:
                 raise OptionError(
@@ -344,6 +342,14 @@ def eval_command(
     if min_agreement is not None and score is not None and score < min_agreement:
         _say(f"{report.headline} {score:.4f} is below --min-agreement {min_agreement}")
         raise typer.Exit(code=FAILED)
+
+
+def _show_report(report: Report, as_json: bool, worst: int) -> None:
+    """Print an evaluation: one JSON object, or tables and the ``worst`` dialogues."""
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), sort_keys=True))
+    else:
+        print_report(report, StdoutConsole(), worst)
 
 
 @app.command(cls=Command, epilog=epilog("report"))

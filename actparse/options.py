@@ -57,18 +57,12 @@ def option_parsers(
     if rules is not None:
         options["rules"] = load_rules(rules)
     space = load_act_space(acts) if acts is not None else None
-    wanted = options or strategies is not None or space is not None or rules_only
+    # A folder without --format is a ConvoKit corpus (the chat corpus): no chooser to
+    # turn off, so --final-split alone does not ask for its corpus.
+    told = input is None or input.is_file() or fmt != "auto"
+    wanted = options or strategies is not None or space is not None or (rules_only and told)
     name = corpus_of(input, fmt, corpus) if wanted else None
-    if rules_only:
-        if getattr(_parser_class(name), "final_chooser_file", None) is None:
-            raise InputError(f"--final-split: the {name} corpus has no final split to choose")
-        options["final_chooser"] = None
-    if strategies is not None:
-        # The user's rules in place of the shipped ones; a corpus' learned lexicon stays.
-        lexicon_path = getattr(_parser_class(name), "strategy_lexicon", ())
-        options["strategies"] = StrategyTagger(
-            load_strategy_rules(strategies), lexicon=shipped_lexicon(lexicon_path)
-        )
+    options.update(_learned_options(name, strategies, rules_only))
     out: dict[str, Parser] = {}
     if craigslist_options or name == CORPUS:
         loaded = load_lexicon(lexicon) if lexicon else None
@@ -85,6 +79,30 @@ def option_parsers(
         # The pipeline sets the coarse acts, so any parser, a plug-in's too, takes the file.
         out[name] = pipeline(name, out.get(name), space)
     return out
+
+
+def _learned_options(name: str | None, strategies: Path | None, rules_only: bool) -> dict[str, Any]:
+    """The parser options of a corpus' learned parts: its strategy lexicon and its chooser."""
+    options: dict[str, Any] = {}
+    if rules_only and name is not None and _takes(name, "final_chooser"):
+        # Only a parser with a learned chooser has one to turn off; the others' final
+        # split (the chat corpus') is the rules' already.
+        options["final_chooser"] = None
+    if strategies is not None:
+        # The user's rules in place of the shipped ones; a corpus' learned lexicon stays.
+        lexicon_path = getattr(_parser_class(name), "strategy_lexicon", ())
+        options["strategies"] = StrategyTagger(
+            load_strategy_rules(strategies), lexicon=shipped_lexicon(lexicon_path)
+        )
+    return options
+
+
+def _takes(name: str, option: str) -> bool:
+    """Whether the parser of a corpus takes a keyword option."""
+    try:
+        return option in inspect.signature(_parser_class(name)).parameters
+    except (TypeError, ValueError):  # a plug-in's factory without a signature
+        return False
 
 
 def _parser_class(name: str | None) -> Any:

@@ -45,6 +45,7 @@ from actparse.io.records import read_records
 from actparse.models import Dialogue, ItemSplit
 
 NAMES = tuple(FEATURES)
+IS_FINAL = NAMES.index("is_final")
 #: Fitting: full-batch gradient steps on the mean log-likelihood, an L2 penalty.
 STEPS, RATE, L2 = 3000, 0.5, 0.001
 FOLDS = 5
@@ -121,8 +122,8 @@ def right(data: list[Row], weights: np.ndarray | None) -> int:
             got += pick >= 0 and bool(y[pick])
             continue
         scores = x @ weights
-        # Ties go to the rules' pick, as the chooser breaks them.
-        best = max(range(len(scores)), key=lambda i: (scores[i], i == pick))
+        # Ties go to the tracked final, as the chooser breaks them.
+        best = max(range(len(scores)), key=lambda i: (scores[i], x[i, IS_FINAL]))
         got += bool(y[best])
     return got
 
@@ -178,6 +179,7 @@ def provenance(corpus: str, parts: list[str], cv: dict[str, Any]) -> dict[str, A
 
 
 def main() -> None:
+    """Print the cross-validated figures; with ``--write``, fit on all and write the weights."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=os.environ.get("ACTPARSE_DATA", "../shared/data"))
     parser.add_argument("--write", type=Path, help="rules folder to write the weights into")

@@ -267,13 +267,15 @@ def test_rules_on_standard_input_need_a_format(tmp_path: Path) -> None:
 
 def test_shell_completion_is_offered() -> None:
     assert "--install-completion" in runner.invoke(app, ["--help"]).output
-    script = subprocess.run(
+    shown = subprocess.run(
         [sys.executable, "-m", "actparse", "--show-completion", "bash"],
         capture_output=True,
         text=True,
-        check=True,
+        check=False,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-    ).stdout
+    )
+    assert shown.returncode == 0, shown.stderr  # a failure says why
+    script = shown.stdout
     assert "_ACTPARSE_COMPLETE=complete_bash" in script and script.rstrip().endswith("actparse")
     completed = subprocess.run(
         [sys.executable, "-m", "actparse"],

@@ -34,9 +34,10 @@ name the one each shows):
 
 Measured on the development dialogues of Deal or No Deal and CaSiNo, a later proposal
 after an agreement is far more often a real renegotiation than a misread summary:
-keeping an agreed proposal over later counters lost 3 and 6 points
-(``benchmarks/final_chooser.py`` tries a learned chooser: no better). The agreement is
-what makes a final deal sure: see :attr:`Proposal.agreed`.
+keeping an agreed proposal over later counters lost 3 and 6 points. The agreement is
+what makes a final deal sure: see :attr:`Proposal.agreed`. Evaluation may weigh the
+tracked final against the other divisions of the items by the parties' item values
+(:mod:`actparse.engine.final_chooser`).
 
 Nothing here knows a corpus: moves are read from the coarse acts (``agree``,
 ``disagree``, and ``offer`` and ``reject`` of formal actions) and the splits of the acts.

@@ -17,7 +17,8 @@ The file::
 
 A feature the file does not name weighs nothing; a name not in :data:`FEATURES` is an
 error naming the file. Nothing here knows a corpus: a dialogue's divisions come from
-its parties' item counts, the values from the same items (``None``: worth nothing).
+its parties' item counts, the values from the same items; a dialogue without both
+parties' values is left to the rules.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
@@ -68,11 +70,15 @@ FEATURES: Mapping[str, str] = {
     "one_item_off_final_unsure": "one item off the final, the final unsure",
     "was_proposed_unsure": "a proposal of the text, the final unsure",
     "is_final_unsure": "the tracked final, unsure",
+    "sides_swapped": "the tracked final with the two sides swapped (a side misread)",
     "partners_last": "the last proposal of the side that did not make the final",
     "second_last_proposal": "the proposal made before the last one",
 }
 
 _KEYS = frozenset({"description", "provenance", "features"})
+#: The most divisions of the items the chooser weighs; beyond, the rules decide (a
+#: plug-in's large counts would multiply out: four items of 50 are 6.8 million).
+MAX_DIVISIONS = 10_000
 #: A parser's default: the chooser its corpus ships (:func:`shipped_chooser`).
 SHIPPED: Literal["shipped"] = "shipped"
 
@@ -81,14 +87,18 @@ SHIPPED: Literal["shipped"] = "shipped"
 class FinalChoice:
     """The final split of a dialogue's text and how it was chosen.
 
-    ``split`` is ``None`` when the text proposed nothing; ``by`` is ``rules`` (the
-    tracked final) or ``learned`` (another division the chooser preferred);
-    ``confidence`` is the tracked final's, ``low`` for a division the chooser moved to."""
+    ``split`` is ``None`` when the text proposed nothing. ``by`` is ``rules`` (the
+    tracked final) or ``learned`` (another division the chooser preferred over
+    ``tracked``, the tracked final). ``proposal`` is the latest proposal of the text with
+    the chosen division (``None``: no message proposed it). ``confidence`` is the tracked
+    final's (:func:`~actparse.engine.deals.confidence`), ``low`` for a division the
+    chooser moved to: no message agreed to it as the rules read them."""
 
     split: ItemSplit | None
     proposal: Proposal | None
     confidence: str
-    by: str = "rules"
+    by: Literal["rules", "learned"] = "rules"
+    tracked: Proposal | None = None
 
 
 @dataclass(frozen=True)
@@ -104,17 +114,27 @@ class ChoiceContext:
     unsure: bool
     partners_last: Counts | None
     second_last: Counts | None
+    swapped: Counts
 
     @classmethod
     def of(cls, track: DealTrack, parties: Sequence[Party]) -> ChoiceContext | None:
-        """The context of a tracked dialogue; ``None`` with no final or no item counts."""
+        """The context of a tracked dialogue.
+
+        ``None`` (the rules decide) with no final, without both parties' item values (a
+        side of unknown values would read as valuing nothing), or with more divisions
+        than :data:`MAX_DIVISIONS`."""
         final = track.final
         if final is None or len(parties) != 2 or not parties[0].items:
             return None
         totals = tuple(item.count for item in parties[0].items)
-        values = (_values(parties[0]), _values(parties[1]))
-        if len(values[1]) != len(totals) or len(final.split.counts[0]) != len(totals):
+        known = [item.value for party in parties for item in party.items]
+        if None in known or len(known) != 2 * len(totals):
             return None
+        if len(final.split.counts[0]) != len(totals) or math.prod(n + 1 for n in totals) > (
+            MAX_DIVISIONS
+        ):
+            return None
+        values = (_values(parties[0]), _values(parties[1]))
         made = tuple(sorted(track.proposals.values(), key=lambda p: p.turn))
         partners = [p for p in made if p.agent != final.agent]
         scale = max(1.0, *(sum(v * n for v, n in zip(side, totals)) for side in values))
@@ -127,6 +147,7 @@ class ChoiceContext:
             unsure=confidence(final) != "high",
             partners_last=partners[-1].split.counts if partners else None,
             second_last=made[-2].split.counts if len(made) > 1 else None,
+            swapped=(final.split.counts[1], final.split.counts[0]),
         )
 
     def divisions(self) -> Iterator[Division]:
@@ -156,6 +177,7 @@ class ChoiceContext:
             "one_item_off_final_unsure": float(off_final == 1) * unsure,
             "was_proposed_unsure": was_proposed * unsure,
             "is_final_unsure": float(off_final == 0) * unsure,
+            "sides_swapped": float(off_final > 0) * _same(division, self.swapped),
             "partners_last": _same(division, self.partners_last),
             "second_last_proposal": _same(division, self.second_last),
         }
@@ -199,7 +221,7 @@ def _same(division: Division, counts: Counts | None) -> float:
 
 
 def _values(party: Party) -> tuple[float, ...]:
-    return tuple(float(item.value or 0) for item in party.items)
+    return tuple(float(item.value or 0) for item in party.items)  # None ruled out before
 
 
 @dataclass(frozen=True)
@@ -230,10 +252,12 @@ class FinalChooser:
                 best = key
         assert best is not None and final is not None  # a context has a final and divisions
         chosen = best[2]
-        if items_off(chosen, final.split.counts) == 0 and None not in final.split.counts[0]:
+        complete = None not in final.split.counts[0] and None not in final.split.counts[1]
+        if complete and items_off(chosen, final.split.counts) == 0:
             return rules_choice(track)
         split = ItemSplit(final.split.items, chosen, ("chosen-by-values",))
-        return FinalChoice(split, final, "low", "learned")
+        same = [p for p in context.proposals if items_off(chosen, p.split.counts) == 0]
+        return FinalChoice(split, same[-1] if same else None, "low", "learned", final)
 
     def to_disk(self, path: str | Path) -> None:
         """Write the chooser as its JSON file (:func:`load_final_chooser` reads it back)."""
@@ -248,7 +272,7 @@ class FinalChooser:
 def rules_choice(track: DealTrack) -> FinalChoice:
     """The final split as the rules alone read it: the tracked final."""
     final = track.final
-    return FinalChoice(final.split if final else None, final, confidence(final))
+    return FinalChoice(final.split if final else None, final, confidence(final), "rules", final)
 
 
 def load_final_chooser(path: str | Path | Traversable) -> FinalChooser:
@@ -271,11 +295,9 @@ def load_final_chooser(path: str | Path | Traversable) -> FinalChooser:
     strange = sorted(set(weights) - set(FEATURES))
     if strange:
         raise RuleError(f"{source}: unknown features {strange} (known: {sorted(FEATURES)})")
-    bad = sorted(
-        k for k, w in weights.items() if isinstance(w, bool) or not isinstance(w, (int, float))
-    )
+    bad = sorted(k for k, w in weights.items() if not _finite_number(w))
     if bad:
-        raise RuleError(f"{source}: the weights of {bad} are not numbers")
+        raise RuleError(f"{source}: the weights of {bad} are not finite numbers")
     provenance = doc.get("provenance", {})
     if not isinstance(provenance, dict):
         raise RuleError(f"{source}: 'provenance' must be a mapping")
@@ -284,6 +306,13 @@ def load_final_chooser(path: str | Path | Traversable) -> FinalChooser:
         description=str(doc.get("description", "")),
         provenance=provenance,
         source=source,
+    )
+
+
+def _finite_number(weight: object) -> bool:
+    # NaN would make every comparison false and the first division win.
+    return (
+        isinstance(weight, (int, float)) and not isinstance(weight, bool) and math.isfinite(weight)
     )
 
 

@@ -129,15 +129,16 @@ def _tracked(d: LabelledDialogue, agents: tuple[str, str]) -> _Deal | None:
     statuses = {turn: p.status for turn, p in track.proposals.items()}
     choice = final_choice(track, d.dialogue.parties, _chooser(d.dialogue.corpus))
     final, level = choice.proposal, choice.confidence
-    if final is None or choice.split is None:
+    tracked = choice.tracked
+    if tracked is None or choice.split is None:
         return _Deal(statuses, {"proposal": None, "split": "", "confidence": level, "why": ""})
-    why = "agreed in text" if final.status == "agreed" else "not agreed in text"
+    why = "agreed in text" if tracked.status == "agreed" else "not agreed in text"
     if choice.by != "rules":
-        why = f"the item values favour it over {describe_split(final.split, agents)}"
-    elif final.split.uncertain:
-        why += "; assumed: " + ", ".join(final.split.uncertain)
+        why = f"the item values favour it over {describe_split(tracked.split, agents)}"
+    elif tracked.split.uncertain:
+        why += "; assumed: " + ", ".join(tracked.split.uncertain)
     shown = {
-        "proposal": final.turn,
+        "proposal": None if final is None else final.turn,
         "split": describe_split(choice.split, agents),
         "confidence": level,
         "why": why,

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from actparse.cli import app
-from actparse.corpora.dealornodeal import dialogue_from_dealornodeal
+from actparse.corpora.dealornodeal import dialogue_from_dealornodeal, evaluate_dealornodeal
 from actparse.corpora.dealornodeal.core import DealOrNoDealParser
 from actparse.engine.deals import track_deals
 from actparse.engine.final_chooser import (
     FEATURES,
+    MAX_DIVISIONS,
     ChoiceContext,
     FinalChoice,
     FinalChooser,
@@ -133,11 +135,12 @@ def test_round_trip(tmp_path: Path) -> None:
     [
         ({"features": {"is_final": 1}, "extra": 1}, "unknown keys ['extra']"),
         ({"features": {"is_final": 1, "colour": 2}}, "unknown features ['colour']"),
-        ({"features": {"is_final": "high"}}, "the weights of ['is_final'] are not numbers"),
+        ({"features": {"is_final": "high"}}, "the weights of ['is_final'] are not finite numbers"),
+        ({"features": {"is_final": float("nan")}}, "the weights of ['is_final'] are not finite"),
         ({"features": {}}, "'features' must map feature names to weights"),
         ([1, 2], "a final-split chooser is a JSON object"),
     ],
-    ids=["unknown-key", "unknown-feature", "not-a-number", "no-features", "not-an-object"],
+    ids=["unknown-key", "unknown-feature", "not-a-number", "nan", "no-features", "not-an-object"],
 )
 def test_a_malformed_file_is_named(tmp_path: Path, doc: object, says: str) -> None:
     path = tmp_path / "chooser.json"
@@ -147,13 +150,81 @@ def test_a_malformed_file_is_named(tmp_path: Path, doc: object, says: str) -> No
     assert str(err.value) == f"{path}: {says}" or str(err.value).startswith(f"{path}: {says}")
 
 
-def test_final_split_rules_is_refused_where_there_is_no_final_split(tmp_path: Path) -> None:
-    source = tmp_path / "c.jsonl"
-    source.write_text(
+def test_final_split_rules_turns_the_chooser_off_and_is_a_no_op_elsewhere(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "d.jsonl"
+    line = {
+        "input": {"count": [1, 2, 1], "value": [4, 1, 4]},
+        "dialogue": "YOU: i want the book and the ball <eos> THEM: i want the ball <eos> "
+        "YOU: ok <eos> THEM: <selection>",
+        "output": "item0=1 item1=0 item2=1 item0=0 item1=2 item2=0",
+        "partner_input": {"count": [1, 2, 1], "value": [0, 5, 0]},
+    }
+    source.write_text(json.dumps(line) + "\n")
+    figures = {}
+    for mode in ("learned", "rules"):
+        result = runner.invoke(app, ["eval", str(source), "--json", "--final-split", mode])
+        assert result.exit_code == 0, result.output
+        figures[mode] = json.loads(result.stdout)["figures"]
+    assert figures["learned"]["final_split_accuracy"] == 1.0
+    assert figures["learned"]["final_split_learned_choices"] == 1
+    assert figures["rules"]["final_split_accuracy"] == 0.0
+    assert figures["learned"]["final_split_accuracy_rules_only"] == 0.0
+    # A corpus without a chooser (here Craigslist) takes the option and changes nothing.
+    craigslist = tmp_path / "c.jsonl"
+    craigslist.write_text(
         json.dumps({"agent_info": {"Role": ["buyer", "seller"], "Target": [1, 2]}}) + "\n"
     )
-    result = runner.invoke(
-        app, ["eval", str(source), "--corpus", "craigslist", "--final-split", "rules"]
+    args = ["eval", str(craigslist), "--corpus", "craigslist", "--json"]
+    plain = runner.invoke(app, args)
+    ruled = runner.invoke(app, [*args, "--final-split", "rules"])
+    assert (ruled.exit_code, ruled.stdout) == (plain.exit_code, plain.stdout)
+
+
+def test_a_side_of_unknown_values_leaves_the_choice_to_the_rules() -> None:
+    d = dond(
+        "YOU: i want the book and the ball <eos> THEM: i want the ball <eos> "
+        "YOU: ok <eos> THEM: <selection>",
+        [4, 1, 4],
+        [0, 5, 0],
     )
-    assert result.exit_code != 0
-    assert "--final-split: the craigslist corpus has no final split to choose" in result.output
+    unknown = replace(d.parties[1], items=tuple(replace(i, value=None) for i in d.parties[1].items))
+    d = replace(d, parties=(d.parties[0], unknown))
+    assert choose(d, shipped_chooser(("dealornodeal", "final_chooser.json"))).by == "rules"
+
+
+def test_too_many_divisions_leave_the_choice_to_the_rules() -> None:
+    d = dond(
+        "YOU: i want the book and the ball <eos> THEM: i want the ball <eos> "
+        "YOU: ok <eos> THEM: <selection>",
+        [4, 1, 4],
+        [0, 5, 0],
+    )
+    track = track_deals(PARSER.parse(d), 3)
+    many = tuple(
+        replace(p, items=tuple(replace(i, count=MAX_DIVISIONS) for i in p.items)) for p in d.parties
+    )
+    assert ChoiceContext.of(track, many) is None
+
+
+def test_a_learned_miss_names_the_turn_that_proposed_its_split() -> None:
+    # The chooser moves to the first proposal (turn 0); the reference is the second.
+    d = dialogue_from_dealornodeal(
+        {
+            "input": {"count": [1, 2, 1], "value": [4, 1, 4]},
+            "dialogue": "YOU: i want the book and the ball <eos> THEM: i want the ball <eos> "
+            "YOU: ok <eos> THEM: <selection>",
+            "output": "item0=1 item1=2 item2=0 item0=0 item1=0 item2=1",
+            "partner_input": {"count": [1, 2, 1], "value": [0, 5, 0]},
+        }
+    )
+    (miss,) = evaluate_dealornodeal([d]).misses()
+    assert "our final split (turn 0; the item values favour it over turn 1's)" in miss.summary
+    assert miss.turns[0].turn == 0 and miss.kind == "wrong_proposal_final"
+
+
+def test_labelling_never_reads_the_chooser_file() -> None:
+    parser = DealOrNoDealParser()
+    assert "final_chooser" not in vars(parser)  # read when evaluation first asks
+    assert parser.final_chooser is shipped_chooser(("dealornodeal", "final_chooser.json"))

@@ -162,11 +162,10 @@ class SplitDialogueParser:
         self.strategies = (
             strategies if strategies is not None else default_tagger(self.strategy_lexicon)
         )
-        # How the final split of a dialogue is chosen (evaluation): the corpus' learned
-        # chooser by default (SHIPPED), another given, or None for the rules alone.
-        self.final_chooser = (
-            shipped_chooser(self.final_chooser_file) if final_chooser == SHIPPED else final_chooser
-        )
+        # How the final split of a dialogue is chosen (evaluation only, so read when first
+        # asked: labelling never needs the file): the corpus' learned chooser by default
+        # (SHIPPED), another given, or None for the rules alone.
+        self._final_chooser = final_chooser
         declared = (self.refusal_tag, self.need_tag)
         self.rules.require(
             (*self.rule_tags, *self.intent_rules.named, *(t for t in declared if t)),
@@ -174,6 +173,13 @@ class SplitDialogueParser:
         )
         self._need_subject = self._word_class(self.need_subject)
         self._concession = self._word_class(self.concession)
+
+    @cached_property
+    def final_chooser(self) -> FinalChooser | None:
+        """The learned final-split chooser evaluation uses (``None``: the rules alone)."""
+        if self._final_chooser == SHIPPED:
+            return shipped_chooser(self.final_chooser_file)
+        return self._final_chooser
 
     def _word_class(self, name: str | None) -> frozenset[str]:
         """The words of a class of the lexicon the corpus names (none: no words)."""

@@ -215,12 +215,17 @@ class SplitReport(Report):
     ) -> Miss:
         """A readable miss: the final split, ours, and the dialogue."""
         reference = describe_split(expected, self.agents)
-        final = choice.proposal
+        final = choice.proposal or choice.tracked
         if final is not None and choice.split is not None:
             at = dialogue.turns[final.turn]
             ours = describe_split(choice.split, self.agents)
-            chosen = "" if choice.by == "rules" else ", chosen by the item values"
-            ours_line = f"our final split (turn {final.turn}{chosen}): {ours}"
+            ours_line = f"our final split (turn {final.turn}): {ours}"
+            if choice.by == "learned" and choice.tracked is not None:
+                made = f"turn {final.turn}" if choice.proposal is not None else "no proposal"
+                ours_line = (
+                    f"our final split ({made}; the item values favour it over turn "
+                    f"{choice.tracked.turn}'s): {ours}"
+                )
             text, reason = at.text, _difference(choice.split, expected)
         else:
             # No proposal to show: the turn that disagrees is the formal one.
@@ -236,7 +241,7 @@ class SplitReport(Report):
             f"the final split appears among our proposals: {appears}"
         )
         context = render_dialogue(dialogue, acts, self.agents)
-        return Miss(where, summary, (turn,), context, kind=miss_kind(final, found))
+        return Miss(where, summary, (turn,), context, kind=miss_kind(choice.tracked, found))
 
     def agent_names(self) -> tuple[str, str]:
         """The names the misses give agents 0 and 1."""

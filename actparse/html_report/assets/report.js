@@ -77,8 +77,9 @@
     if (d.miss !== null) { box.appendChild(el("p", "summary", "Disagrees with the reference: " + d.miss)); }
     // The split the deal ends on, where the acts follow the deal (d.deal is null elsewhere).
     if (d.deal) {
-      var ends = d.deal.proposal === null ? ": no proposal in the text" :
-        " (#" + d.deal.proposal + "): " + d.deal.split;
+      // A division the item values chose may be proposed by no message: its split, no #.
+      var ends = !d.deal.split ? ": no proposal in the text" :
+        (d.deal.proposal === null ? "" : " (#" + d.deal.proposal + ")") + ": " + d.deal.split;
       var final = el("p", "final-deal confidence-" + d.deal.confidence, "Final split" + ends +
         " · confidence " + d.deal.confidence + (d.deal.why ? " (" + d.deal.why + ")" : ""));
       box.appendChild(final);
