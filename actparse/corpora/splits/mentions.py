@@ -18,7 +18,12 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from actparse.corpora.splits.lexicon import SplitLexicon
-from actparse.corpora.splits.quantities import implied_quantity, look_back, written_quantity
+from actparse.corpora.splits.quantities import (
+    counts_some_of_the_rest,
+    implied_quantity,
+    look_back,
+    written_quantity,
+)
 from actparse.corpora.splits.tokens import EXCHANGE_FOR
 from actparse.corpora.splits.words import (
     EITHER,
@@ -232,7 +237,7 @@ def _noun_mention(
     item = lexicon.item_words.get(tok)
     if item is None:
         start, kind, *_ = _quantity(tokens, classes, i, lexicon)
-        if kind == "rest-item" and _counts_some_others(tokens, classes, start, lexicon):
+        if kind == "rest-item" and counts_some_of_the_rest(tokens, classes, start, lexicon):
             # a-counted-other-item-is-not-the-rest: "only 1 other item", "two other
             # things" is that many of the items left, which ones unsaid: not all of them.
             return None
@@ -273,23 +278,6 @@ def _noun_mention(
     mention.relative = kind == "count" and (relative or fewer or "relative" in classes[start])
     mention.fewer = kind == "count" and fewer
     return mention
-
-
-def _counts_some_others(
-    tokens: Sequence[str], classes: Sequence[frozenset[str]], start: int, lexicon: SplitLexicon
-) -> bool:
-    """A number of one or more counts the words of the rest at ``start`` ("1 other item").
-
-    "All 4 other items" and "the 2 other items" are every item left (a word of all or a
-    determiner before the number); "only 1 other item", "a couple other things" are some of
-    them."""
-    if start == 0:
-        return False
-    value = lexicon.number(tokens[start - 1])
-    if value is None or value < 1:
-        return False
-    before = classes[start - 2] if start >= 2 else frozenset()
-    return "all" not in before and "determiner" not in before
 
 
 def _whole_mention(

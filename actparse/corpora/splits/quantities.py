@@ -17,7 +17,14 @@ from typing import NamedTuple
 
 from actparse.corpora.splits.lexicon import SplitLexicon
 
-__all__ = ["Found", "LookBack", "implied_quantity", "look_back", "written_quantity"]
+__all__ = [
+    "Found",
+    "LookBack",
+    "counts_some_of_the_rest",
+    "implied_quantity",
+    "look_back",
+    "written_quantity",
+]
 
 #: A quantity without ``relative``: (first token, kind, number, written).
 Found = tuple[int, str, "int | None", bool]
@@ -156,3 +163,20 @@ def implied_quantity(
     if lexicon.bare_noun == "none":
         return (noun, "bare", None, False)
     return (noun, ("all" if plural else "count"), (None if plural else 1), False)
+
+
+def counts_some_of_the_rest(
+    tokens: Sequence[str], classes: Sequence[frozenset[str]], start: int, lexicon: SplitLexicon
+) -> bool:
+    """A number of one or more counts the words of the rest at ``start`` ("1 other item").
+
+    "All 4 other items" and "the 2 other items" are every item left (a word of all or a
+    determiner before the number); "only 1 other item", "a couple other things" are some of
+    them."""
+    if start == 0:
+        return False
+    value = lexicon.number(tokens[start - 1])
+    if value is None or value < 1:
+        return False
+    before = classes[start - 2] if start >= 2 else frozenset()
+    return "all" not in before and "determiner" not in before
