@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from actparse.engine.deals import DealTrack, Proposal, confidence
-from actparse.engine.rulefiles import RuleError, parse_json, shipped
+from actparse.engine.rulefiles import RuleError, read_json_object, shipped
 from actparse.models import ItemSplit, Party
 
 __all__ = [
@@ -278,17 +278,7 @@ def rules_choice(track: DealTrack) -> FinalChoice:
 def load_final_chooser(path: str | Path | Traversable) -> FinalChooser:
     """A chooser from its JSON file; a :class:`RuleError` naming the file when it is malformed."""
     source = str(path)
-    file = Path(path) if isinstance(path, str) else path
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise RuleError(f"{source}: cannot read the final-split chooser: {err}") from None
-    doc = parse_json(text, source)
-    if not isinstance(doc, dict):
-        raise RuleError(f"{source}: a final-split chooser is a JSON object")
-    unknown = set(doc) - _KEYS
-    if unknown:
-        raise RuleError(f"{source}: unknown keys {sorted(unknown)} (allowed: {sorted(_KEYS)})")
+    doc = read_json_object(path, "final-split chooser", _KEYS)
     weights = doc.get("features")
     if not isinstance(weights, dict) or not weights:
         raise RuleError(f"{source}: 'features' must map feature names to weights")

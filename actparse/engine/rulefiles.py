@@ -36,6 +36,7 @@ __all__ = [
     "parse_json",
     "parse_yaml",
     "read_document",
+    "read_json_object",
     "read_text",
     "rule_folder",
     "rules_dir",
@@ -155,6 +156,28 @@ def parse_json(text: str, source: str) -> Any:
         raise RuleError(f"{source}:{err.lineno}: not valid JSON: {err.msg}") from None
     except DocumentError as err:
         raise RuleError(f"{source}:{err.line}: {err.problem}") from None
+
+
+def read_json_object(
+    path: str | Path | Traversable, what: str, allowed: frozenset[str]
+) -> dict[str, Any]:
+    """A learned file's JSON object, checked against its ``allowed`` keys.
+
+    ``what`` names the file's kind in errors ("lexicon"); a file that cannot be read, is
+    not a JSON object or has a key not allowed is a :class:`RuleError` naming it."""
+    source = str(path)
+    file = Path(path) if isinstance(path, str) else path
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise RuleError(f"{source}: cannot read the {what}: {err}") from None
+    doc = parse_json(text, source)  # the bounds on nesting and numbers of every rule file
+    if not isinstance(doc, dict):
+        raise RuleError(f"{source}: a {what} is a JSON object")
+    unknown = set(doc) - allowed
+    if unknown:
+        raise RuleError(f"{source}: unknown keys {sorted(unknown)} (allowed: {sorted(allowed)})")
+    return doc
 
 
 def read_text(path: str | Path | Traversable) -> str:

@@ -31,7 +31,7 @@ from importlib.resources.abc import Traversable
 from itertools import pairwise
 from pathlib import Path
 
-from actparse.engine.rulefiles import RuleError, parse_json, shown
+from actparse.engine.rulefiles import RuleError, read_json_object, shown
 
 __all__ = ["StrategyLexicon", "load_strategy_lexicon"]
 
@@ -137,17 +137,7 @@ def _pack(row: Sequence[float]) -> int:
 def load_strategy_lexicon(path: str | Path | Traversable) -> StrategyLexicon:
     """A lexicon from its JSON file; a :class:`RuleError` naming the file when it is malformed."""
     source = str(path)
-    file = Path(path) if isinstance(path, str) else path
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise RuleError(f"{source}: cannot read the lexicon: {err}") from None
-    doc = parse_json(text, source)  # the bounds on nesting and numbers of every rule file
-    if not isinstance(doc, dict):
-        raise RuleError(f"{source}: a lexicon is a JSON object")
-    unknown = set(doc) - _KEYS
-    if unknown:
-        raise RuleError(f"{source}: unknown keys {sorted(unknown)} (allowed: {sorted(_KEYS)})")
+    doc = read_json_object(path, "lexicon", _KEYS)
     missing = {"labels", "intercepts", "weights"} - set(doc)
     if missing:
         raise RuleError(f"{source}: missing {sorted(missing)}")
