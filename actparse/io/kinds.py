@@ -54,6 +54,22 @@ class Kind:
     from_csv: Callable[[str], Any]
 
 
+def _list_of_records(name: str, fields: dict[str, str], from_csv: Callable[[str], Any]) -> Kind:
+    """A column of lists of records (JSON text in CSV).
+
+    ``fields`` maps each field to its type, as Arrow and ``datasets`` both name it
+    (``string``, ``int64``)."""
+    return Kind(
+        name,
+        lambda pa: pa.list_(pa.struct([pa.field(f, getattr(pa, t)()) for f, t in fields.items()])),
+        "object",
+        # A one-element list is a list feature in every datasets version (List is new in 4).
+        lambda ds: [{f: ds.Value(t) for f, t in fields.items()}],
+        _json_or_empty,
+        from_csv,
+    )
+
+
 #: Text that is never null (an event with no text has ``""``).
 TEXT = Kind(
     "text",
@@ -102,42 +118,13 @@ NUMBER = Kind(
 )
 #: An item split: per item, what each agent gets (a count is null where a partial
 #: proposal left it open); the whole column is null for a turn without a split.
-SPLIT = Kind(
-    "split",
-    lambda pa: pa.list_(
-        pa.struct(
-            [
-                pa.field("item", pa.string()),
-                pa.field("agent_0", pa.int64()),
-                pa.field("agent_1", pa.int64()),
-            ]
-        )
-    ),
-    "object",
-    # A one-element list is a list feature in every datasets version (List is new in 4).
-    lambda ds: [
-        {"item": ds.Value("string"), "agent_0": ds.Value("int64"), "agent_1": ds.Value("int64")}
-    ],
-    _json_or_empty,
-    _from_json_or_null,
+SPLIT = _list_of_records(
+    "split", {"item": "string", "agent_0": "int64", "agent_1": "int64"}, _from_json_or_null
 )
 #: Knowledge-base values a turn mentions or selects (``[]`` when none).
-ENTITIES = Kind(
+ENTITIES = _list_of_records(
     "entities",
-    lambda pa: pa.list_(
-        pa.struct(
-            [
-                pa.field("surface", pa.string()),
-                pa.field("value", pa.string()),
-                pa.field("type", pa.string()),
-            ]
-        )
-    ),
-    "object",
-    lambda ds: [
-        {"surface": ds.Value("string"), "value": ds.Value("string"), "type": ds.Value("string")}
-    ],
-    _json_or_empty,
+    {"surface": "string", "value": "string", "type": "string"},
     lambda s: json.loads(s) if s else [],
 )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -29,18 +30,31 @@ from actparse.models import Dialogue
 
 runner = CliRunner()
 PARSER = pipeline("dealornodeal", DealOrNoDealParser())
+#: YOU asks for the book and the ball; THEM, to whom the ball is worth nothing, asks for
+#: it, and YOU says ok: the rules take THEM's counter as final, the values YOU's ask.
+COUNTER_TAKEN = (
+    "YOU: i want the book and the ball <eos> THEM: i want the ball <eos> "
+    "YOU: ok <eos> THEM: <selection>"
+)
+#: The final split of :func:`record`: YOU the book and the ball, THEM the hats.
+YOURS = "item0=1 item1=0 item2=1 item0=0 item1=2 item2=0"
 
 
-def dond(dialogue: str, mine: list[int], theirs: list[int]) -> Dialogue:
-    """A Deal or No Deal dialogue over one book, two hats and one ball, with the values."""
-    return dialogue_from_dealornodeal(
-        {
-            "input": {"count": [1, 2, 1], "value": mine},
-            "dialogue": dialogue,
-            "output": "item0=1 item1=0 item2=1 item0=0 item1=2 item2=0",
-            "partner_input": {"count": [1, 2, 1], "value": theirs},
-        }
-    )
+def record(dialogue: str, output: str = YOURS) -> dict[str, Any]:
+    """A Deal or No Deal record over one book, two hats and one ball.
+
+    YOU values them 4, 1, 4; THEM 0, 5, 0."""
+    return {
+        "input": {"count": [1, 2, 1], "value": [4, 1, 4]},
+        "dialogue": dialogue,
+        "output": output,
+        "partner_input": {"count": [1, 2, 1], "value": [0, 5, 0]},
+    }
+
+
+def dond(dialogue: str, output: str = YOURS) -> Dialogue:
+    """The dialogue of :func:`record`."""
+    return dialogue_from_dealornodeal(record(dialogue, output))
 
 
 def choose(dialogue: Dialogue, chooser: FinalChooser | None) -> FinalChoice:
@@ -60,12 +74,7 @@ def test_the_shipped_choosers_name_known_features_and_their_provenance(corpus: s
 
 def test_the_values_mend_a_counter_the_rules_took_as_final() -> None:
     # "i want the ball" from THEM, worth nothing to THEM, after YOU asked for book and ball.
-    d = dond(
-        "YOU: i want the book and the ball <eos> THEM: i want the ball <eos> "
-        "YOU: ok <eos> THEM: <selection>",
-        [4, 1, 4],
-        [0, 5, 0],
-    )
+    d = dond(COUNTER_TAKEN)
     rules = choose(d, None)
     assert rules.by == "rules" and rules.split is not None
     assert rules.split.counts == ((1, 2, 0), (0, 0, 1))
@@ -79,36 +88,25 @@ def test_a_final_agreed_as_said_stays() -> None:
     # Counterexample: the other side agreed to a split that suits both values.
     d = dond(
         "YOU: i want the book and the ball , you get the hats <eos> THEM: deal <eos> "
-        "YOU: <selection>",
-        [4, 1, 4],
-        [0, 5, 0],
+        "YOU: <selection>"
     )
     choice = choose(d, shipped_chooser(("dealornodeal", "final_chooser.json")))
     assert (choice.by, choice.confidence) == ("rules", "high")
 
 
 def test_ties_go_to_the_tracked_final() -> None:
-    d = dond(
-        "YOU: i want the book and the ball <eos> THEM: i want the ball <eos> "
-        "YOU: ok <eos> THEM: <selection>",
-        [4, 1, 4],
-        [0, 5, 0],
-    )
+    d = dond(COUNTER_TAKEN)
     assert choose(d, FinalChooser({"lesser_points": 0.0})).by == "rules"
 
 
 def test_no_proposal_no_choice() -> None:
-    d = dond("YOU: hello <eos> THEM: hi <eos> YOU: <selection>", [4, 1, 4], [0, 5, 0])
+    d = dond("YOU: hello <eos> THEM: hi <eos> YOU: <selection>")
     choice = choose(d, shipped_chooser(("dealornodeal", "final_chooser.json")))
     assert (choice.split, choice.proposal, choice.confidence) == (None, None, "none")
 
 
 def test_features_of_a_division() -> None:
-    d = dond(
-        "YOU: i want the book and the ball <eos> THEM: ok <eos> YOU: <selection>",
-        [4, 1, 4],
-        [0, 5, 0],
-    )
+    d = dond("YOU: i want the book and the ball <eos> THEM: ok <eos> YOU: <selection>")
     context = ChoiceContext.of(track_deals(PARSER.parse(d), 2), d.parties)
     assert context is not None and context.scale == 10.0
     got = context.features(((1, 0, 1), (0, 2, 0)))
@@ -154,14 +152,7 @@ def test_final_split_rules_turns_the_chooser_off_and_is_a_no_op_elsewhere(
     tmp_path: Path,
 ) -> None:
     source = tmp_path / "d.jsonl"
-    line = {
-        "input": {"count": [1, 2, 1], "value": [4, 1, 4]},
-        "dialogue": "YOU: i want the book and the ball <eos> THEM: i want the ball <eos> "
-        "YOU: ok <eos> THEM: <selection>",
-        "output": "item0=1 item1=0 item2=1 item0=0 item1=2 item2=0",
-        "partner_input": {"count": [1, 2, 1], "value": [0, 5, 0]},
-    }
-    source.write_text(json.dumps(line) + "\n")
+    source.write_text(json.dumps(record(COUNTER_TAKEN)) + "\n")
     figures = {}
     for mode in ("learned", "rules"):
         result = runner.invoke(app, ["eval", str(source), "--json", "--final-split", mode])
@@ -183,24 +174,14 @@ def test_final_split_rules_turns_the_chooser_off_and_is_a_no_op_elsewhere(
 
 
 def test_a_side_of_unknown_values_leaves_the_choice_to_the_rules() -> None:
-    d = dond(
-        "YOU: i want the book and the ball <eos> THEM: i want the ball <eos> "
-        "YOU: ok <eos> THEM: <selection>",
-        [4, 1, 4],
-        [0, 5, 0],
-    )
+    d = dond(COUNTER_TAKEN)
     unknown = replace(d.parties[1], items=tuple(replace(i, value=None) for i in d.parties[1].items))
     d = replace(d, parties=(d.parties[0], unknown))
     assert choose(d, shipped_chooser(("dealornodeal", "final_chooser.json"))).by == "rules"
 
 
 def test_too_many_divisions_leave_the_choice_to_the_rules() -> None:
-    d = dond(
-        "YOU: i want the book and the ball <eos> THEM: i want the ball <eos> "
-        "YOU: ok <eos> THEM: <selection>",
-        [4, 1, 4],
-        [0, 5, 0],
-    )
+    d = dond(COUNTER_TAKEN)
     track = track_deals(PARSER.parse(d), 3)
     many = tuple(
         replace(p, items=tuple(replace(i, count=MAX_DIVISIONS) for i in p.items)) for p in d.parties
@@ -210,15 +191,7 @@ def test_too_many_divisions_leave_the_choice_to_the_rules() -> None:
 
 def test_a_learned_miss_names_the_turn_that_proposed_its_split() -> None:
     # The chooser moves to the first proposal (turn 0); the reference is the second.
-    d = dialogue_from_dealornodeal(
-        {
-            "input": {"count": [1, 2, 1], "value": [4, 1, 4]},
-            "dialogue": "YOU: i want the book and the ball <eos> THEM: i want the ball <eos> "
-            "YOU: ok <eos> THEM: <selection>",
-            "output": "item0=1 item1=2 item2=0 item0=0 item1=0 item2=1",
-            "partner_input": {"count": [1, 2, 1], "value": [0, 5, 0]},
-        }
-    )
+    d = dond(COUNTER_TAKEN, "item0=1 item1=2 item2=0 item0=0 item1=0 item2=1")
     (miss,) = evaluate_dealornodeal([d]).misses()
     assert "our final split (turn 0; the item values favour it over turn 1's)" in miss.summary
     assert miss.turns[0].turn == 0 and miss.kind == "wrong_proposal_final"

@@ -46,31 +46,13 @@ def test_the_deal_columns_follow_the_act_columns() -> None:
     assert names[names.index("no_act") + 1 :] == DEAL_COLUMNS
 
 
-def test_deal_move_column(made_up: tuple[Path, list[tuple[Any, ...]]]) -> None:
+@pytest.mark.parametrize("column", DEAL_COLUMNS)
+def test_each_deal_column(made_up: tuple[Path, list[tuple[Any, ...]]], column: str) -> None:
+    # deal_standing: null after a refusal that put nothing back, the deal before after
+    # one that did; proposal_status: only on a turn that proposes, the status its
+    # proposal ended the dialogue with.
     path, deal = made_up
-    assert _column(path, "deal_move") == _expected(deal, "deal_move")
-
-
-def test_deal_proposal_column(made_up: tuple[Path, list[tuple[Any, ...]]]) -> None:
-    path, deal = made_up
-    assert _column(path, "deal_proposal") == _expected(deal, "deal_proposal")
-
-
-def test_deal_standing_column(made_up: tuple[Path, list[tuple[Any, ...]]]) -> None:
-    # Null after a refusal that put nothing back; the deal before after one that did.
-    path, deal = made_up
-    assert _column(path, "deal_standing") == _expected(deal, "deal_standing")
-
-
-def test_proposal_status_column(made_up: tuple[Path, list[tuple[Any, ...]]]) -> None:
-    # Only on a turn that proposes: the status its proposal ended the dialogue with.
-    path, deal = made_up
-    assert _column(path, "proposal_status") == _expected(deal, "proposal_status")
-
-
-def test_split_uncertain_column(made_up: tuple[Path, list[tuple[Any, ...]]]) -> None:
-    path, deal = made_up
-    assert _column(path, "split_uncertain") == _expected(deal, "split_uncertain")
+    assert _column(path, column) == _expected(deal, column)
 
 
 def test_the_fixtures_statuses_are_the_trackers(fixtures: CorpusFixtures) -> None:
