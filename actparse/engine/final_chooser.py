@@ -44,6 +44,7 @@ __all__ = [
     "FinalChoice",
     "FinalChooser",
     "final_choice",
+    "items_off",
     "load_final_chooser",
     "rules_choice",
     "shipped_chooser",
@@ -256,7 +257,8 @@ class FinalChooser:
         if complete and items_off(chosen, final.split.counts) == 0:
             return rules_choice(track)
         split = ItemSplit(final.split.items, chosen, ("chosen-by-values",))
-        same = [p for p in context.proposals if items_off(chosen, p.split.counts) == 0]
+        # A partial proposal (a count left open) did not propose the whole division.
+        same = [p for p in context.proposals if p.split.counts == chosen]
         return FinalChoice(split, same[-1] if same else None, "low", "learned", final)
 
     def to_disk(self, path: str | Path) -> None:

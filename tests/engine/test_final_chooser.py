@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from actparse.cli import app
 from actparse.corpora.dealornodeal import dialogue_from_dealornodeal, evaluate_dealornodeal
 from actparse.corpora.dealornodeal.core import DealOrNoDealParser
-from actparse.engine.deals import track_deals
+from actparse.corpora.splits.evaluate import _learned_how
+from actparse.engine.deals import Proposal, track_deals
 from actparse.engine.final_chooser import (
     FEATURES,
     MAX_DIVISIONS,
@@ -26,7 +27,7 @@ from actparse.engine.final_chooser import (
 )
 from actparse.engine.pipeline import pipeline
 from actparse.engine.rulefiles import RuleError
-from actparse.models import Dialogue
+from actparse.models import Dialogue, ItemSplit
 
 runner = CliRunner()
 PARSER = pipeline("dealornodeal", DealOrNoDealParser())
@@ -201,3 +202,24 @@ def test_labelling_never_reads_the_chooser_file() -> None:
     parser = DealOrNoDealParser()
     assert "final_chooser" not in vars(parser)  # read when evaluation first asks
     assert parser.final_chooser is shipped_chooser(("dealornodeal", "final_chooser.json"))
+
+
+@pytest.mark.parametrize(
+    ("proposal_turn", "chosen", "says"),
+    [
+        (0, ((1, 0, 1), (0, 2, 0)), "turn 0; the item values favour it over turn 1's"),
+        (None, ((1, 0, 1), (0, 2, 0)), "turn 1, its open counts filled by the item values"),
+        (None, ((0, 0, 1), (1, 2, 0)), "no proposal; the item values favour it over turn 1's"),
+    ],
+    ids=["another-proposal", "open-counts-filled", "no-proposal"],
+)
+def test_a_learned_miss_says_how_the_values_chose(
+    proposal_turn: int | None, chosen: tuple[tuple[int, ...], ...], says: str
+) -> None:
+    items = ("book", "hat", "ball")
+    tracked = Proposal(1, 1, ItemSplit(items, ((1, None, 1), (0, None, 0))))
+    earlier = Proposal(0, 0, ItemSplit(items, ((1, 0, 1), (0, 2, 0))))
+    split = ItemSplit(items, (chosen[0], chosen[1]), ("chosen-by-values",))
+    proposal = earlier if proposal_turn == 0 else None
+    choice = FinalChoice(split, proposal, "low", "learned", tracked)
+    assert _learned_how(choice) == says

@@ -18,7 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from actparse.engine.deals import CONFIDENCE_LEVELS, Proposal, track_deals
-from actparse.engine.final_chooser import FinalChoice, FinalChooser, final_choice, rules_choice
+from actparse.engine.final_chooser import (
+    FinalChoice,
+    FinalChooser,
+    final_choice,
+    rules_choice,
+)
 from actparse.models import Act, Dialogue, ItemSplit
 from actparse.reports import Miss, MissTurn, Report
 
@@ -114,6 +119,18 @@ def render_dialogue(
             line += "]"
         lines.append(line)
     return tuple(lines)
+
+
+def _learned_how(choice: FinalChoice) -> str:
+    """How the item values chose a split, for a miss (``choice.tracked`` is set)."""
+    tracked = choice.tracked
+    assert tracked is not None and choice.split is not None
+    if choice.proposal is not None:
+        return f"turn {choice.proposal.turn}; the item values favour it over turn {tracked.turn}'s"
+    pairs = zip(tracked.split.counts, choice.split.counts)
+    if all(t is None or t == c for said, chosen in pairs for t, c in zip(said, chosen)):
+        return f"turn {tracked.turn}, its open counts filled by the item values"
+    return f"no proposal; the item values favour it over turn {tracked.turn}'s"
 
 
 def _same(split: ItemSplit | None, expected: ItemSplit) -> bool:
@@ -221,11 +238,7 @@ class SplitReport(Report):
             ours = describe_split(choice.split, self.agents)
             ours_line = f"our final split (turn {final.turn}): {ours}"
             if choice.by == "learned" and choice.tracked is not None:
-                made = f"turn {final.turn}" if choice.proposal is not None else "no proposal"
-                ours_line = (
-                    f"our final split ({made}; the item values favour it over turn "
-                    f"{choice.tracked.turn}'s): {ours}"
-                )
+                ours_line = f"our final split ({_learned_how(choice)}): {ours}"
             text, reason = at.text, _difference(choice.split, expected)
         else:
             # No proposal to show: the turn that disagrees is the formal one.
