@@ -29,6 +29,9 @@ name the one each shows):
 - ``rejected-submission-refuses``: a formal submission rejected (CaSiNo's
   ``Reject-Deal``) refuses the text's proposal on the table when it submitted that
   division; formal actions make no move of their own.
+- ``formal-side-is-kept``: the side whose formal offer stands when the text ends (who
+  submitted the deal, who selected first) is kept in :attr:`DealTrack.formal_by`; a
+  rejected submission clears it. It makes no move: the final split may weigh it.
 - ``the-table-is-final``: the deal the text ends on is the proposal it stands on; a
   proposal agreed to and then countered is superseded, as parties renegotiate.
 
@@ -109,6 +112,9 @@ class DealTrack:
     submitted: ItemSplit | None = None
     #: The proposals still standing (open or agreed), by turn: a new one ends them all.
     live: dict[int, Proposal] = field(default_factory=dict)
+    #: The side whose formal offer stands (formal-side-is-kept): the submission not
+    #: rejected, the first selection, or the formal turn the text was read up to.
+    formal_by: int | None = None
 
     @property
     def final(self) -> Proposal | None:
@@ -138,7 +144,13 @@ class DealTrack:
         """What a formal action does to the text's deal (rejected-submission-refuses)."""
         if coarse == OFFER:
             self.submitted = act.split
-        elif coarse == REJECT and self.submitted is not None and self.standing is not None:
+            if self.formal_by is None:
+                self.formal_by = act.agent
+            return
+        if coarse != REJECT:
+            return
+        self.formal_by = None
+        if self.submitted is not None and self.standing is not None:
             on_table = self.proposals[self.standing]
             if on_table.split.counts == self.submitted.counts:
                 on_table.status, on_table.by = "refused", act.turn
@@ -207,12 +219,15 @@ def track_deals(
 ) -> DealTrack:
     """The proposals of a dialogue's message acts and each message's move.
 
-    Acts from turn ``before`` on (a formal deal) are not read; formal actions and turns
-    with no act are skipped. A move is read from an act's coarse act, or from
+    Acts from turn ``before`` on (a formal deal) are not read, but the side of the act at
+    ``before`` is the :attr:`~DealTrack.formal_by`; formal actions and turns with no act
+    are skipped. A move is read from an act's coarse act, or from
     ``coarse_of`` its intent when given (acts before the pipeline set them)."""
     track = DealTrack()
     for act in acts:
         if before is not None and act.turn >= before:
+            if act.turn == before:
+                track.formal_by = act.agent
             break
         if act.intent is None:
             continue

@@ -74,6 +74,8 @@ FEATURES: Mapping[str, str] = {
     "sides_swapped": "the tracked final with the two sides swapped (a side misread)",
     "partners_last": "the last proposal of the side that did not make the final",
     "second_last_proposal": "the proposal made before the last one",
+    "formal_side_favour": "the points of the side whose formal offer stands less the other "
+    "side's, over the most a side can score (the side filling in the form tilts it its way)",
 }
 
 _KEYS = frozenset({"description", "provenance", "features"})
@@ -116,6 +118,8 @@ class ChoiceContext:
     partners_last: Counts | None
     second_last: Counts | None
     swapped: Counts
+    #: The side whose formal offer stands (:attr:`~actparse.engine.deals.DealTrack.formal_by`).
+    formal_by: int | None = None
 
     @classmethod
     def of(cls, track: DealTrack, parties: Sequence[Party]) -> ChoiceContext | None:
@@ -149,6 +153,7 @@ class ChoiceContext:
             partners_last=partners[-1].split.counts if partners else None,
             second_last=made[-2].split.counts if len(made) > 1 else None,
             swapped=(final.split.counts[1], final.split.counts[0]),
+            formal_by=track.formal_by,
         )
 
     def divisions(self) -> Iterator[Division]:
@@ -181,10 +186,16 @@ class ChoiceContext:
             "sides_swapped": float(off_final > 0) * _same(division, self.swapped),
             "partners_last": _same(division, self.partners_last),
             "second_last_proposal": _same(division, self.second_last),
+            "formal_side_favour": self._formal_side_favour(points),
         }
 
     def _points(self, division: Division, agent: int) -> float:
         return sum(k * v for k, v in zip(division[agent], self.values[agent])) / self.scale
+
+    def _formal_side_favour(self, points: list[float]) -> float:
+        if self.formal_by not in (0, 1):
+            return 0.0
+        return points[self.formal_by] - points[1 - self.formal_by]
 
     def _for_nothing(self, division: Division) -> int:
         mine, theirs = self.values

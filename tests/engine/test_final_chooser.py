@@ -116,6 +116,19 @@ def test_features_of_a_division() -> None:
     assert got["lesser_points"] == pytest.approx(0.8) and got["points_gap"] == pytest.approx(0.2)
     worse = context.features(((0, 0, 1), (1, 2, 0)))  # the book to THEM, worth nothing there
     assert (worse["one_item_off_final"], worse["items_for_nothing"]) == (1.0, 1.0)
+    # YOU selected first: YOU's 8 points less THEM's 10, over 10.
+    assert got["formal_side_favour"] == pytest.approx(-0.2)
+
+
+@pytest.mark.parametrize(("first", "favour"), [("YOU", -0.2), ("THEM", 0.2)])
+def test_the_side_of_the_formal_offer_weighs_its_own_points(first: str, favour: float) -> None:
+    d = dond(f"YOU: i want the book and the ball <eos> THEM: ok <eos> {first}: <selection>")
+    context = ChoiceContext.of(track_deals(PARSER.parse(d), 2), d.parties)
+    assert context is not None and context.formal_by == (first == "THEM")
+    assert context.features(((1, 0, 1), (0, 2, 0)))["formal_side_favour"] == pytest.approx(favour)
+    # Counterexample: read with no formal turn, no side and no weight.
+    unread = ChoiceContext.of(track_deals(PARSER.parse(d)[:2]), d.parties)
+    assert unread is not None and unread.features(((1, 0, 1), (0, 2, 0)))["formal_side_favour"] == 0
 
 
 def test_round_trip(tmp_path: Path) -> None:

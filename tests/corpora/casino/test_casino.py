@@ -364,8 +364,9 @@ def test_evaluation_reads_records_and_is_a_report(fixtures: CorpusFixtures) -> N
 #: 701-900: 0.746, valid: 0.733). Round four (a-minority-share-keeps-the-table,
 #: written-all-counts): 0.7969 (train 1-700: 0.813; held out, train 701-900: 0.751,
 #: valid: 0.733). The learned final-split chooser (fitted on train 1-700): 0.8035, from
-#: dialogue 601 on 0.760 (the rules alone there: 0.751).
-FINAL_SPLIT_FLOOR = 0.803
+#: dialogue 601 on 0.760 (the rules alone there: 0.751). With the side of the formal
+#: offer weighed (formal_side_favour): 0.8091, from dialogue 601 on 0.763.
+FINAL_SPLIT_FLOOR = 0.809
 RULES_FINAL_SPLIT_FLOOR = 0.795
 HELD_OUT_FINAL_SPLIT_FLOOR = 0.75
 ELICIT_PREF_FLOOR = 0.88

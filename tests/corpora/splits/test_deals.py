@@ -106,6 +106,33 @@ def test_a_rejected_submission_refuses_the_deal_it_submitted() -> None:
     assert 3 not in track.moves and 1 not in track.moves  # formal actions make no move
 
 
+@pytest.mark.parametrize(
+    ("formal", "before", "side"),
+    [
+        # The submission standing when the text ends: its side.
+        pytest.param([(1, "offer")], None, 1, id="a-submission"),
+        # Deal or No Deal: both sides select; the first selection is kept.
+        pytest.param([(1, "offer"), (0, "offer")], None, 1, id="the-first-selection"),
+        # A rejected submission clears it; the next one stands.
+        pytest.param([(1, "offer"), (0, "reject"), (0, "offer")], None, 0, id="resubmitted"),
+        # Counterexample: the last submission was rejected, none stands.
+        pytest.param([(1, "offer"), (0, "reject")], None, None, id="rejected"),
+        # Read up to a formal turn: the side of that turn, not read as a move.
+        pytest.param([(1, "offer"), (0, "reject"), (0, "offer")], 3, 0, id="read-up-to-it"),
+    ],
+)
+def test_the_formal_side_is_kept(
+    formal: list[tuple[int, str]], before: int | None, side: int | None
+) -> None:
+    # formal-side-is-kept: who submitted the deal or selected first, for the final split.
+    deal = ((3, 2, 0), (0, 1, 3))
+    acts = [_act(0, 0, "propose", deal)]
+    acts += [_act(k, agent, coarse, deal) for k, (agent, coarse) in enumerate(formal, 1)]
+    track = track_deals(acts, before)
+    assert track.formal_by == side
+    assert set(track.moves) == {0}
+
+
 def test_own_yes_confirms_and_is_no_agreement() -> None:
     # own-agreement-confirms: only the other side agrees.
     acts = [_act(0, 0, "propose", ((3, 2, 0), (0, 1, 3))), _act(1, 0, "agree")]
