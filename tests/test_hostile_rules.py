@@ -71,7 +71,10 @@ def test_the_loader_refuses_it_with_file_and_line_fast(tmp_path: Path, case: str
     start = time.perf_counter()
     with pytest.raises(RuleError) as err:
         read_document(path)
-    assert time.perf_counter() - start < 0.5
+    # A bound on hanging, not a speed figure: PyYAML's scanner looks up to 1,024
+    # characters ahead for a flow key, each step over every open bracket, which costs
+    # about half a second on 2 cores at 5,000 brackets however deep the file goes.
+    assert time.perf_counter() - start < 2
     message = str(err.value)
     assert message.startswith(f"{path}:{line}: ")
     assert "\n" not in message and len(message) < 300
