@@ -185,7 +185,7 @@ def _strategy_rule_set(doc: Any, source: str, folders: _Folders) -> RuleSet:
             # A copy of an older file lists the corpora's words itself: each word once.
             classes[name] = list(dict.fromkeys([*words, *own]))
         doc = {**doc, "classes": classes}
-    return RuleSet(parse_rules(doc, source))
+    return RuleSet(parse_rules(doc, source), source)
 
 
 @cache

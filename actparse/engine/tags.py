@@ -4,6 +4,10 @@ A tag-rule file (``rules/<corpus>/tags.yaml``, read by :mod:`actparse.engine.rul
 lists named rules. Each rule is a record with a name, the tag it sets, how it matches, the values
 it matches, and examples and counterexamples that the test-suite runs. Records are
 checked against the allowed keys so that a typo fails loudly, naming the file and line.
+
+A file may ``include`` shared rule files by name: ``include: [acceptance]`` puts the rules of
+the shipped ``rules/tags/acceptance.yaml`` before its own, so that a rule of general English
+several corpora use is written once. A name both files give is an error, not an override.
 """
 
 from __future__ import annotations
@@ -24,13 +28,23 @@ from actparse.engine.rulefiles import (
     RuleError,
     check_keys,
     load_file,
+    shipped,
     shown,
     string_list,
     where,
 )
 from actparse.engine.tagmatch import BASE_FLAGS, TagMatcher, lacks, literal_alternatives
 
-__all__ = ["MATCH_KINDS", "Rule", "RuleSet", "literal_alternatives", "load_rules", "parse_rules"]
+__all__ = [
+    "MATCH_KINDS",
+    "Rule",
+    "RuleSet",
+    "included_rules",
+    "literal_alternatives",
+    "load_rules",
+    "parse_rules",
+    "shared_tag_files",
+]
 
 #: How a rule can match. ``*-token`` kinds look at the Cocoa tokens of a message;
 #: ``text-*`` kinds look at its raw text.
@@ -50,7 +64,10 @@ ALLOWED_KEYS = REQUIRED_KEYS | {
     "counterexamples",
 }
 #: ``labels``: tag -> one-line definition, what the documentation shows (docs/hooks/).
-FILE_KEYS = frozenset({"description", "rules", "classes", "labels"})
+FILE_KEYS = frozenset({"description", "rules", "classes", "labels", "include"})
+#: The shipped folder of shared tag-rule files a rule file may ``include``.
+SHARED_FOLDER = "tags"
+_SHARED_NAME = regex.compile(r"[a-z0-9][a-z0-9-]*")
 
 
 @dataclass(frozen=True)
@@ -123,8 +140,10 @@ def _groups(rules: Sequence[Rule]) -> dict[tuple[str, tuple[str, ...], bool], li
 class RuleSet:
     """Rules grouped by the tag they set; a tag holds when any of its rules matches."""
 
-    def __init__(self, rules: Iterable[Rule]) -> None:
+    def __init__(self, rules: Iterable[Rule], source: str = "") -> None:
         self.rules: tuple[Rule, ...] = tuple(rules)
+        # The file read, as errors name it: its first rule may be an included file's.
+        self._source = source
         by_tag: dict[str, list[Rule]] = {}
         for rule in self.rules:
             by_tag.setdefault(rule.tag, []).append(rule)
@@ -312,6 +331,8 @@ class RuleSet:
     @property
     def source(self) -> str:
         """The file the rules were read from (as errors name it)."""
+        if self._source:
+            return self._source
         return self.rules[0].source.rpartition(":")[0] if self.rules else "the rule file"
 
     def require(self, tags: Iterable[str], what: str, computed: Iterable[str] = ()) -> None:
@@ -363,13 +384,14 @@ def _put_classes(value: str, classes: dict[str, str]) -> str:
 def parse_rules(doc: Any, source: str) -> list[Rule]:
     """Validate the rules of one parsed YAML document; ``source`` names it in errors.
 
-    Values may name a word class of the file's ``classes`` as ``{name}``."""
+    Values may name a word class of the file's ``classes`` as ``{name}``. The rules of the
+    shared files the document includes come first (:func:`included_rules`)."""
     if not isinstance(doc, dict) or not isinstance(doc.get("rules"), list):
         raise RuleError(f"{source}:1: expected a mapping with a 'rules' list")
     check_keys(doc, FILE_KEYS, f"{source}:1", "the rule file")
     classes = _word_classes(doc, source)
-    rules: list[Rule] = []
-    seen: set[str] = set()
+    rules = included_rules(doc, source)
+    seen = {rule.name: rule.source for rule in rules}
     for record in doc["rules"]:
         if not isinstance(record, dict):
             raise RuleError(f"{source}: every rule must be a mapping, got {shown(record)}")
@@ -383,8 +405,9 @@ def parse_rules(doc: Any, source: str) -> list[Rule]:
                 f"one of {sorted(MATCH_KINDS)}"
             )
         if name in seen:
-            raise RuleError(f"{at}: {what}: duplicate rule name")
-        seen.add(name)
+            also = f" (also in {seen[name]}, included)" if seen[name] else ""
+            raise RuleError(f"{at}: {what}: duplicate rule name{also}")
+        seen[name] = ""  # the file's own rule: a later one of the name is the duplicate
         context = f"{at}: {what}"
         try:
             rule = Rule(
@@ -415,8 +438,45 @@ def parse_rules(doc: Any, source: str) -> list[Rule]:
     return rules
 
 
+def included_rules(doc: dict[str, Any], source: str) -> list[Rule]:
+    """The rules of the shared files a rule file's ``include`` names, in its order.
+
+    Each name is a file of the shipped ``rules/tags/`` folder (:data:`SHARED_FOLDER`),
+    parsed once per process; a shared file includes nothing itself, and a name given
+    twice, or no such file, is a :class:`RuleError` naming the including file's line."""
+    at = where(source, doc)
+    names = string_list(doc.get("include", []), at, "include")
+    rules: list[Rule] = []
+    for k, name in enumerate(names):
+        if name in names[:k]:
+            raise RuleError(f"{at}: 'include' names {name!r} twice")
+        if not _SHARED_NAME.fullmatch(name) or not shipped(SHARED_FOLDER, f"{name}.yaml").is_file():
+            raise RuleError(
+                f"{at}: 'include': no shared tag-rule file {name!r}; one of {shared_tag_files()}"
+            )
+        shared = load_file(None, (SHARED_FOLDER, f"{name}.yaml"), _shared_rules)
+        clash = {r.name for r in shared} & {r.name for r in rules}
+        if clash:
+            raise RuleError(f"{at}: 'include': {name!r} and a file before it both name {clash}")
+        rules += shared
+    return rules
+
+
+def shared_tag_files() -> list[str]:
+    """The names a rule file may ``include``: the shipped shared tag-rule files."""
+    folder = shipped(SHARED_FOLDER)
+    return sorted(f.name[: -len(".yaml")] for f in folder.iterdir() if f.name.endswith(".yaml"))
+
+
+def _shared_rules(doc: Any, source: str) -> list[Rule]:
+    if isinstance(doc, dict) and "include" in doc:
+        # One level: a chain of includes would make a rule's home hard to find.
+        raise RuleError(f"{where(source, doc)}: a shared tag-rule file includes no other")
+    return parse_rules(doc, source)
+
+
 def _rule_set(doc: Any, source: str) -> RuleSet:
-    return RuleSet(parse_rules(doc, source))
+    return RuleSet(parse_rules(doc, source), source)
 
 
 def load_rules(

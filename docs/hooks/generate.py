@@ -107,11 +107,13 @@ def acts_markdown(root: Path | None = None) -> str:
             out.append("")
         if file is None or not file.is_file():
             continue
-        rules = parse_rules(read_document(file), f"rules/{corpus.rules}/tags.yaml")
+        doc = read_document(file)
+        rules = parse_rules(doc, f"rules/{corpus.rules}/tags.yaml")
+        shared = "".join(f", `rules/tags/{name}.yaml`" for name in doc.get("include", []))
         out += [
-            f"The tags its parser decides the intents from (`rules/{corpus.rules}/tags.yaml`):"
-            " each rule with the examples it matches and the counterexamples it does not"
-            " (the test-suite checks both).",
+            f"The tags its parser decides the intents from (`rules/{corpus.rules}/tags.yaml`"
+            f"{shared}): each rule with the examples it matches and the counterexamples it"
+            " does not (the test-suite checks both).",
             "",
             "| tag | rule | examples | counterexamples |",
             "| --- | --- | --- | --- |",
