@@ -1,6 +1,6 @@
 """One tag's rules compiled into as few checks as possible.
 
-For the rule set (:class:`~actparse.engine.tags.RuleSet`).
+For the rule set (:class:`~actparse.engine.ruleset.RuleSet`).
 
 Literal alternations become substring tests, patterns with words they cannot match
 without are filed in the rule set's index (:class:`~actparse.engine.prefilter.NeedIndex`)
@@ -28,8 +28,8 @@ BASE_FLAGS = regex.VERSION0 | regex.ASCII
 class Rule(Protocol):
     """What a matcher reads of a rule.
 
-    :class:`~actparse.engine.tags.Rule` has it. It is said here so that this module needs nothing of
-    :mod:`~actparse.engine.tags`, its user."""
+    :class:`~actparse.engine.ruleset.Rule` has it. It is said here so that this module needs
+    nothing of :mod:`~actparse.engine.ruleset`, its user."""
 
     @property
     def match(self) -> str: ...
