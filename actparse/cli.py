@@ -360,6 +360,7 @@ def report(
     lexicon: LexiconOpt = None,
     prices: PricesOpt = Prices.cocoa,
     skip: SkipOpt = Skip.cocoa,
+    final_split: FinalSplitOpt = FinalSplit.learned,
     max_line_bytes: MaxLineBytesOpt = MAX_LINE_BYTES,
 ) -> None:
     """Write one self-contained HTML report of INPUTs, openable offline.
@@ -370,9 +371,17 @@ def report(
 
     with run(), line_limit(max_line_bytes):
         try:
-            parsers = option_parsers(
-                None, fmt.value, lexicon=lexicon, prices=prices, skip=skip.value
-            )
+            parsers: dict[str, Parser] = {}
+            # Each input's corpus (they may be of several), with --final-split for it.
+            for path in [None, *(inputs if final_split is FinalSplit.rules else ())]:
+                parsers |= option_parsers(
+                    path,
+                    fmt.value,
+                    lexicon=lexicon,
+                    prices=prices,
+                    skip=skip.value,
+                    final_split=final_split.value,
+                )
             size = write_report(inputs, output, fmt=fmt.value, parsers=parsers)
         except _RUN_ERRORS as exc:
             _fail(exc)

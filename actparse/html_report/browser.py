@@ -22,9 +22,7 @@ from actparse.corpora.splits.evaluate import describe_split
 from actparse.engine.alignment import token_spans
 from actparse.engine.deals import track_deals
 from actparse.engine.final_chooser import FinalChooser, final_choice
-from actparse.engine.pipeline import pipeline
 from actparse.engine.tokenizer import tokenize
-from actparse.errors import RegistryError
 from actparse.html_report.collect import InputData, LabelledDialogue
 from actparse.models import Act, Dialogue, Turn
 from actparse.reports import Miss
@@ -121,13 +119,17 @@ class _Deal(NamedTuple):
     final: dict[str, Any] | None
 
 
-def _tracked(d: LabelledDialogue, agents: tuple[str, str]) -> _Deal | None:
-    """The deal of a dialogue whose acts follow one, as the shared tracker reads it."""
+def _tracked(
+    d: LabelledDialogue, agents: tuple[str, str], chooser: FinalChooser | None
+) -> _Deal | None:
+    """The deal of a dialogue whose acts follow one, as the shared tracker reads it.
+
+    Its final split is ``chooser``'s, the rules' when it is ``None``."""
     if all(act.deal is None for act in d.acts):
         return None
     track = track_deals(d.acts)
     statuses = {turn: p.status for turn, p in track.proposals.items()}
-    choice = final_choice(track, d.dialogue.parties, _chooser(d.dialogue.corpus))
+    choice = final_choice(track, d.dialogue.parties, chooser)
     final, level = choice.proposal, choice.confidence
     tracked = choice.tracked
     if tracked is None or choice.split is None:
@@ -144,15 +146,6 @@ def _tracked(d: LabelledDialogue, agents: tuple[str, str]) -> _Deal | None:
         "why": why,
     }
     return _Deal(statuses, shown)
-
-
-@cache
-def _chooser(corpus: str) -> FinalChooser | None:
-    """The learned final-split chooser of a corpus' shipped parser (``None``: the rules)."""
-    try:
-        return getattr(pipeline(corpus), "final_chooser", None)
-    except RegistryError:  # a corpus the registry does not know: the rules alone
-        return None
 
 
 def _move(act: Act, deal: _Deal | None) -> str:
@@ -213,7 +206,7 @@ def browser_data(inputs: Sequence[InputData]) -> list[dict[str, Any]]:
         for d in data.dialogues:
             miss = data.miss_of(d)
             agents = (_writer(d.dialogue, 0, names), _writer(d.dialogue, 1, names))
-            deal = _tracked(d, agents)
+            deal = _tracked(d, agents, data.final_chooser)
             out.append(
                 {
                     "input": k,

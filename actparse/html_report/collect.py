@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from actparse import registry
+from actparse.engine.final_chooser import FinalChooser
 from actparse.engine.pipeline import pipeline
 from actparse.errors import NothingToScore
 from actparse.io.records import InputError, Record, read_records
@@ -54,6 +55,9 @@ class InputData:
     misses: dict[str, Miss] = field(default_factory=dict)
     #: How the report labels the input: the file's name (``""``: set from ``path``).
     name: str = ""
+    #: The learned final-split chooser of the parser that labelled it (``None``: the
+    #: rules decide), so the browser shows the split the figures scored.
+    final_chooser: FinalChooser | None = None
 
     def __post_init__(self) -> None:
         if not self.name:
@@ -123,6 +127,7 @@ def collect_input(
     parser = pipeline(corpus, (parsers or {}).get(corpus))
     recording = _Recording(parser)
     data = InputData(str(path), corpus, spec.title, [])
+    data.final_chooser = getattr(parser, "final_chooser", None)
     try:
         data.report = evaluate_records(records, str(path), parsers={corpus: recording})
     except NothingToScore as exc:

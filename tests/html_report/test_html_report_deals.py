@@ -10,12 +10,15 @@ from typing import Any
 import pytest
 from corpus_fixtures import CorpusFixtures
 from deal_dialogues import DOND_DEAL, DOND_SHOWN, write_casino, write_dond
+from typer.testing import CliRunner
 
 pytest.importorskip("plotly", reason="the report needs the 'report' extra (plotly)")
 
+from actparse.cli import app
 from actparse.engine.deals import CONFIDENCE_LEVELS
 from actparse.html_report import collect_input
 from actparse.html_report.browser import browser_data
+from actparse.options import option_parsers
 
 #: A turn's deal move and what its split assumed, in the browser's turn rows.
 MOVE, UNCERTAIN = 9, 10
@@ -84,3 +87,29 @@ def test_every_deal_move_has_words_in_the_browser() -> None:
     from actparse.html_report.browser import _MOVE_WORDS
 
     assert set(_MOVE_WORDS) == set(DEAL_MOVES)
+
+
+#: How the browser says the chooser moved from the tracked final (a learned choice).
+LEARNED = "the item values favour it"
+
+
+@pytest.mark.parametrize(
+    ("final_split", "learned"), [("learned", 1), ("rules", 0)], ids=["learned", "rules"]
+)
+def test_the_browser_shows_the_final_split_the_figures_scored(
+    fixtures: CorpusFixtures, tmp_path: Path, final_split: str, learned: int
+) -> None:
+    # casino_20.json has one dialogue whose final split the chooser moves.
+    path = fixtures / "casino_20.json"
+    parsers = option_parsers(path, final_split=final_split)
+    data = collect_input(path, parsers=parsers)
+    assert data.report is not None
+    assert data.report.figures()["final_split_learned_choices"] == learned
+    whys = [d["deal"]["why"] for d in browser_data([data]) if d["deal"] is not None]
+    assert sum(why.startswith(LEARNED) for why in whys) == learned
+    out = tmp_path / "report.html"
+    result = CliRunner().invoke(
+        app, ["report", str(path), "--final-split", final_split, "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert (LEARNED in out.read_text(encoding="utf-8")) is bool(learned)
