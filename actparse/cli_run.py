@@ -43,6 +43,70 @@ _ENDING_SIGNALS = tuple(
 )
 
 
+class _Unwinder:
+    """The signal handling of one run: an ending signal unwinds the main thread, once.
+
+    Its methods are the handlers :func:`run` installs; its state is shared between them
+    and the run (the signals fired or pending, whether the run is closing)."""
+
+    def __init__(self) -> None:
+        self.previous: dict[int, Any] = {}
+        self.fired: list[int] = []
+        # Signals a finalizer swallowed, not raised yet; whether the run is closing.
+        self.pending: list[int] = []
+        self.closing = False
+        self.lock = threading.Lock()
+        self.hook = sys.unraisablehook
+        self.main = threading.main_thread().ident
+        # One bound method, so that the hook installed is recognised when restored.
+        self.swallowed_hook = self.swallowed
+
+    def unwind(self, signum: int, _frame: object) -> None:
+        """Raise :class:`_Signalled` for the first ending signal, unless the run is closing."""
+        # A second signal must not interrupt the cleanup. It is let pass here rather than
+        # by ignoring the signals: a worker forked during the cleanup would inherit the
+        # ignoring, and then not end when the pool ends it.
+        if not self.fired and not self.closing:
+            self.fired.append(signum)
+            raise _Signalled(signum)
+
+    def deliver(self, signum: int) -> None:
+        """Send ``signum`` to the main thread again, unless the run is closing."""
+        # A real signal, not interrupt_main: it also breaks a blocked read (a pipe).
+        with self.lock:
+            if not self.closing and self.main is not None:
+                signal.pthread_kill(self.main, signum)
+
+    def swallowed(self, unraisable: Any) -> None:
+        """The unraisable hook: a signal a finalizer swallowed is delivered again."""
+        # The signal landed in a finalizer (a __del__ the garbage collector runs), which
+        # swallows what it raises and hands it here: not fired after all, and delivered
+        # again from another thread, so that it is raised outside the finalizer (or, if
+        # the run ends first, at its end). Printed, never.
+        if not isinstance(unraisable.exc_value, _Signalled):
+            self.hook(unraisable)
+            return
+        self.fired.clear()
+        self.pending.append(unraisable.exc_value.signum)
+        _thread.start_new_thread(self.deliver, (unraisable.exc_value.signum,))
+
+    def install(self) -> None:
+        """Handle the ending signals the run was not started ignoring, and swallowed ones."""
+        if threading.current_thread() is threading.main_thread():
+            for sig in _ENDING_SIGNALS:
+                if signal.getsignal(sig) is not signal.SIG_IGN:
+                    self.previous[sig] = signal.signal(sig, self.unwind)
+            sys.unraisablehook = self.swallowed_hook
+
+    def restore(self) -> None:
+        """Put back the handlers and the unraisable hook the run found (once closing)."""
+        with self.lock:  # a delivery under way is done (and ignored: the run is over)
+            for sig, handler in self.previous.items():
+                signal.signal(sig, handler)
+            if sys.unraisablehook is self.swallowed_hook:
+                sys.unraisablehook = self.hook
+
+
 @contextmanager
 def run() -> Iterator[None]:
     """What every command shares: a clean end on a signal or a closed pipe.
@@ -58,64 +122,23 @@ def run() -> Iterator[None]:
     ``cat`` or ``yes`` end with there, so ``set -o pipefail`` still sees the output
     was cut short.
     """
-    previous: dict[int, Any] = {}
-    fired: list[int] = []
-    # Signals a finalizer swallowed, not raised yet; whether the run is closing.
-    pending: list[int] = []
-    closing = [False]
-    lock = threading.Lock()
-    hook = sys.unraisablehook
-    main = threading.main_thread().ident
-
-    def unwind(signum: int, _frame: object) -> None:
-        # A second signal must not interrupt the cleanup. It is let pass here rather than
-        # by ignoring the signals: a worker forked during the cleanup would inherit the
-        # ignoring, and then not end when the pool ends it.
-        if not fired and not closing[0]:
-            fired.append(signum)
-            raise _Signalled(signum)
-
-    def deliver(signum: int) -> None:
-        # A real signal, not interrupt_main: it also breaks a blocked read (a pipe).
-        with lock:
-            if not closing[0] and main is not None:
-                signal.pthread_kill(main, signum)
-
-    def swallowed(unraisable: Any) -> None:
-        # The signal landed in a finalizer (a __del__ the garbage collector runs), which
-        # swallows what it raises and hands it here: not fired after all, and delivered
-        # again from another thread, so that it is raised outside the finalizer (or, if
-        # the run ends first, at its end). Printed, never.
-        if not isinstance(unraisable.exc_value, _Signalled):
-            hook(unraisable)
-            return
-        fired.clear()
-        pending.append(unraisable.exc_value.signum)
-        _thread.start_new_thread(deliver, (unraisable.exc_value.signum,))
-
-    if threading.current_thread() is threading.main_thread():
-        for sig in _ENDING_SIGNALS:
-            if signal.getsignal(sig) is not signal.SIG_IGN:
-                previous[sig] = signal.signal(sig, unwind)
-        sys.unraisablehook = swallowed
+    unwinder = _Unwinder()
+    unwinder.install()
     try:
         yield
         sys.stdout.flush()  # a closed pipe shows here at the latest, not at exit
-        if pending:
-            fired.append(pending[0])  # so that its delivery, if it lands now, passes
-            raise _Signalled(pending[0])
+        if unwinder.pending:
+            # So that its delivery, if it lands now, passes.
+            unwinder.fired.append(unwinder.pending[0])
+            raise _Signalled(unwinder.pending[0])
     except BrokenPipeError:
         silence_stdout()
         raise typer.Exit(code=CLOSED_PIPE) from None
     except _Signalled as signalled:
         raise typer.Exit(code=signal_status(signalled.signum)) from None
     finally:
-        closing[0] = True  # set without a call, so no signal is handled between
-        with lock:  # a delivery under way is done (and ignored: the run is over)
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
-            if sys.unraisablehook is swallowed:
-                sys.unraisablehook = hook
+        unwinder.closing = True  # set without a call, so no signal is handled between
+        unwinder.restore()
 
 
 class StdoutConsole(Console):

@@ -89,6 +89,31 @@ def _groups(rules: Sequence[Rule]) -> dict[tuple[str, tuple[str, ...], bool], li
     return groups
 
 
+def _add_entries(
+    entries: list[_Entry],
+    filed: list[tuple[_Needs, bool]],
+    exact: set[int],
+    tag: str,
+    m: TagMatcher,
+    unless: int,
+) -> None:
+    """Append a matcher's literals and guarded patterns to the index being built.
+
+    ``filed`` gets each entry's needs as the index files them; ``exact`` the positions of
+    the entries whose needs are the pattern."""
+    for lit in m.literals:
+        entries.append((tag, ((lit,),), False, None, unless))
+        filed.append((((lit,),), False))
+    for lit in m.folded_literals:
+        entries.append((tag, ((lit,),), True, None, unless))
+        filed.append((((lit,),), True))
+    for needs, ignore_case, p, is_exact in m.guarded:
+        if is_exact:
+            exact.add(len(entries))
+        entries.append((tag, strip_boundaries(needs), ignore_case, p, unless))
+        filed.append((needs, ignore_case))
+
+
 class RuleSet:
     """Rules grouped by the tag they set; a tag holds when any of its rules matches."""
 
@@ -102,10 +127,6 @@ class RuleSet:
         self.by_tag: dict[str, tuple[Rule, ...]] = {k: tuple(v) for k, v in by_tag.items()}
         groups = _groups(self.rules)
         unlesses = list(dict.fromkeys((u, case) for _, u, case in groups if u))
-        # Word -> tags indexes, so one message's token rules cost a few set operations.
-        self._by_first: dict[str, set[str]] = {}
-        self._by_last: dict[str, set[str]] = {}
-        self._by_any: dict[str, set[str]] = {}
         # Every tag's literals and guarded patterns in one index, tag by tag and in each
         # tag in the order its matcher tries them, then the patterns of every ``unless``:
         # a message finds the few that may match from its chunks. A literal is an entry
@@ -115,20 +136,29 @@ class RuleSet:
         entries: list[_Entry] = []
         filed: list[tuple[_Needs, bool]] = []
         exact: set[int] = set()
+        unguarded = self._index_tags(groups, unlesses, entries, filed, exact)
+        self._index_unlesses(unlesses, entries, filed, exact)
+        self._index_entries(entries, filed, exact)
+        #: The entries of each tuple of wanted tags asked for (a caller asks for a few).
+        self._wanted_bits: dict[tuple[str, ...], int] = {}
+        self._unguarded = tuple(unguarded)
 
-        def add(tag: str, m: TagMatcher, unless: int) -> None:
-            for lit in m.literals:
-                entries.append((tag, ((lit,),), False, None, unless))
-                filed.append((((lit,),), False))
-            for lit in m.folded_literals:
-                entries.append((tag, ((lit,),), True, None, unless))
-                filed.append((((lit,),), True))
-            for needs, ignore_case, p, is_exact in m.guarded:
-                if is_exact:
-                    exact.add(len(entries))
-                entries.append((tag, strip_boundaries(needs), ignore_case, p, unless))
-                filed.append((needs, ignore_case))
+    def _index_tags(
+        self,
+        groups: dict[tuple[str, tuple[str, ...], bool], list[Rule]],
+        unlesses: list[tuple[tuple[str, ...], bool]],
+        entries: list[_Entry],
+        filed: list[tuple[_Needs, bool]],
+        exact: set[int],
+    ) -> list[tuple[str, TagMatcher, int]]:
+        """Compile each tag's rules, index their words and add their entries.
 
+        Returns, per tag (and its ``unless``), the matchers with patterns the index does
+        not file."""
+        # Word -> tags indexes, so one message's token rules cost a few set operations.
+        self._by_first: dict[str, set[str]] = {}
+        self._by_last: dict[str, set[str]] = {}
+        self._by_any: dict[str, set[str]] = {}
         #: Per tag (and its ``unless``), the patterns the index does not file.
         unguarded: list[tuple[str, TagMatcher, int]] = []
         self._matchers: list[tuple[str, TagMatcher]] = []
@@ -143,24 +173,30 @@ class RuleSet:
             ):
                 for word in words:
                     index.setdefault(word, set()).add(tag)
-            add(tag, m, u)
+            _add_entries(entries, filed, exact, tag, m, u)
             if m.searches or m.wholes:
                 unguarded.append((tag, m, u))
         self._any_words = frozenset(self._by_any)
         #: Whether any rule matches tokens (else a message's tokens are not looked at).
         self._token_words = bool(self._by_first or self._by_last or self._by_any)
+        return unguarded
+
+    def _index_unlesses(
+        self,
+        unlesses: list[tuple[tuple[str, ...], bool]],
+        entries: list[_Entry],
+        filed: list[tuple[_Needs, bool]],
+        exact: set[int],
+    ) -> None:
+        """Add the patterns of every ``unless`` after the tags' entries."""
         #: Per ``unless``: the bits of its index entries and its matcher (whose unfiled
         #: patterns are searched when a rule of it matches).
         self._unless: list[tuple[int, TagMatcher]] = []
         for unless, ignore_case in unlesses:
             first = len(entries)
             m = TagMatcher([Rule("unless", "", "text-search", unless, ignore_case=ignore_case)])
-            add("", m, -1)
+            _add_entries(entries, filed, exact, "", m, -1)
             self._unless.append((((1 << len(entries)) - 1) ^ ((1 << first) - 1), m))
-        self._index_entries(entries, filed, exact)
-        #: The entries of each tuple of wanted tags asked for (a caller asks for a few).
-        self._wanted_bits: dict[tuple[str, ...], int] = {}
-        self._unguarded = tuple(unguarded)
 
     def _index_entries(
         self, entries: list[_Entry], filed: list[tuple[_Needs, bool]], exact: set[int]

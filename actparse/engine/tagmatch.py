@@ -43,6 +43,49 @@ class Rule(Protocol):
 _MAX_LITERALS = 64
 
 
+def _expand_literals(items: Any, parser: Any) -> list[str] | None:
+    """The strings a parsed pattern matches, or ``None`` unless a finite alternation.
+
+    ``items`` is a ``re`` parse tree (or a slice of one) and ``parser`` the ``re`` parser
+    module that made it, for its opcodes; more than :data:`_MAX_LITERALS` strings give
+    ``None``."""
+    BRANCH, IN, LITERAL, SUBPATTERN = (
+        parser.BRANCH,
+        parser.IN,
+        parser.LITERAL,
+        parser.SUBPATTERN,
+    )
+    REPEATS = (parser.MAX_REPEAT, parser.MIN_REPEAT)
+    out = [""]
+    for op, arg in items:
+        parts: list[str] | None
+        if op is LITERAL:
+            parts = [chr(arg)]
+        elif op is IN and all(item_op is LITERAL for item_op, _ in arg):
+            parts = [chr(code) for _, code in arg]  # "(a|b)" parses as the class [ab]
+        elif op is SUBPATTERN and arg[1] == 0 and arg[2] == 0:  # no inline flags
+            parts = _expand_literals(arg[3], parser)
+        elif op in REPEATS and arg[0] == 0 and arg[1] == 1:  # "packages?"
+            once = _expand_literals(arg[2], parser)
+            parts = None if once is None else ["", *once]
+        elif op is BRANCH:
+            alternatives: list[str] = []
+            for branch in arg[1]:
+                expanded = _expand_literals(branch, parser)
+                if expanded is None:
+                    return None
+                alternatives.extend(expanded)
+            parts = alternatives
+        else:
+            return None
+        if parts is None:
+            return None
+        out = [a + b for a in out for b in parts]
+        if len(out) > _MAX_LITERALS:
+            return None
+    return out
+
+
 def literal_alternatives(pattern: str, *, words: bool = False) -> tuple[str, ...] | None:
     """The strings a pattern matches, when it is a finite alternation of literals.
 
@@ -64,45 +107,7 @@ def literal_alternatives(pattern: str, *, words: bool = False) -> tuple[str, ...
         if len(items) < 3 or items[0] != bound or items[-1] != bound:
             return None
         tree = items[1:-1]
-    BRANCH, IN, LITERAL, SUBPATTERN = (
-        _parser.BRANCH,
-        _parser.IN,
-        _parser.LITERAL,
-        _parser.SUBPATTERN,
-    )
-    REPEATS = (_parser.MAX_REPEAT, _parser.MIN_REPEAT)
-
-    def expand(items: Any) -> list[str] | None:
-        out = [""]
-        for op, arg in items:
-            parts: list[str] | None
-            if op is LITERAL:
-                parts = [chr(arg)]
-            elif op is IN and all(item_op is LITERAL for item_op, _ in arg):
-                parts = [chr(code) for _, code in arg]  # "(a|b)" parses as the class [ab]
-            elif op is SUBPATTERN and arg[1] == 0 and arg[2] == 0:  # no inline flags
-                parts = expand(arg[3])
-            elif op in REPEATS and arg[0] == 0 and arg[1] == 1:  # "packages?"
-                once = expand(arg[2])
-                parts = None if once is None else ["", *once]
-            elif op is BRANCH:
-                alternatives: list[str] = []
-                for branch in arg[1]:
-                    expanded = expand(branch)
-                    if expanded is None:
-                        return None
-                    alternatives.extend(expanded)
-                parts = alternatives
-            else:
-                return None
-            if parts is None:
-                return None
-            out = [a + b for a in out for b in parts]
-            if len(out) > _MAX_LITERALS:
-                return None
-        return out
-
-    literals = expand(tree)
+    literals = _expand_literals(tree, _parser)
     if not literals or "" in literals or not all(lit.isascii() for lit in literals):
         return None
     return tuple(literals)

@@ -76,6 +76,38 @@ def _context(rows: Sequence[Mapping[str, Any]], where: Sequence[str], column: st
     return None if first is None else first[1]
 
 
+def _turn_order(rows: Sequence[Mapping[str, Any]], places: Sequence[str]) -> list[int]:
+    """The rows' positions in the order of their ``turn`` column (file order on ties).
+
+    A turn number given twice in the dialogue is an error naming both rows."""
+    numbers = [_turn_number(r, k, places[k]) for k, r in enumerate(rows)]
+    given = [k for k, r in enumerate(rows) if cell_given(r.get("turn"))]
+    seen: dict[float, int] = {}
+    for k in given:
+        first = seen.setdefault(numbers[k], k)
+        if first != k:
+            raise InputError(
+                f"{places[k]}: turn {rows[k]['turn']!r} is given twice in the dialogue, "
+                f"first at {places[first]} (the turn column orders a dialogue's rows)"
+            )
+    return sorted(range(len(rows)), key=lambda k: (numbers[k], k))
+
+
+def _roles(rows: Sequence[Mapping[str, Any]], places: Sequence[str]) -> dict[str, Any]:
+    """Each speaker's role, from the rows that give one; two roles for one speaker are an error."""
+    roles: dict[str, Any] = {}
+    for k, row in enumerate(rows):
+        role = row.get("role")
+        if cell_given(role):
+            speaker = str(row.get("speaker", row.get("agent")))
+            if roles.setdefault(speaker, role) != role:
+                raise InputError(
+                    f"{places[k]}: speaker {speaker!r} has role {role!r} here and "
+                    f"{roles[speaker]!r} on an earlier row"
+                )
+    return roles
+
+
 def group_rows(
     rows: Sequence[Mapping[str, Any]], where: Sequence[str] | None = None
 ) -> dict[str, Any]:
@@ -105,17 +137,7 @@ def group_rows(
     )
     for row, place in zip(rows, places):
         _check_row(row, place)
-    numbers = [_turn_number(r, k, places[k]) for k, r in enumerate(rows)]
-    given = [k for k, r in enumerate(rows) if cell_given(r.get("turn"))]
-    seen: dict[float, int] = {}
-    for k in given:
-        first = seen.setdefault(numbers[k], k)
-        if first != k:
-            raise InputError(
-                f"{places[k]}: turn {rows[k]['turn']!r} is given twice in the dialogue, "
-                f"first at {places[first]} (the turn column orders a dialogue's rows)"
-            )
-    order = sorted(range(len(rows)), key=lambda k: (numbers[k], k))
+    order = _turn_order(rows, places)
     record: dict[str, Any] = {
         "id": rows[0].get("dialogue_id"),
         "turns": [dict(rows[k]) for k in order],
@@ -124,16 +146,7 @@ def group_rows(
         value = _context(rows, places, column)
         if value is not None:
             record[column] = value
-    roles: dict[str, Any] = {}
-    for k, row in enumerate(rows):
-        role = row.get("role")
-        if cell_given(role):
-            speaker = str(row.get("speaker", row.get("agent")))
-            if roles.setdefault(speaker, role) != role:
-                raise InputError(
-                    f"{places[k]}: speaker {speaker!r} has role {role!r} here and "
-                    f"{roles[speaker]!r} on an earlier row"
-                )
+    roles = _roles(rows, places)
     if roles:
         record["roles"] = roles
     return record

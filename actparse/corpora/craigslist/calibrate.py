@@ -341,12 +341,7 @@ def calibrate(
     expansion: dict[str, Any] = {"rule": None}
     if stats is not None:
         base, expansion = _best_expansion(base, stats, messages)
-    pos_left: Counter[str] = Counter()
-    pos_right: Counter[str] = Counter()
-    for message in messages:
-        for left_word, right_word in message.forced_in():
-            pos_left[left_word] += 1
-            pos_right[right_word] += 1
+    pos_left, pos_right = _positive_evidence(messages)
     left = set(base.left)
     right = set(base.right)
     added_left = {w: n for w, n in pos_left.items() if n >= min_support and w not in left}
@@ -354,11 +349,7 @@ def calibrate(
     left |= added_left.keys()
     right |= added_right.keys()
 
-    negatives: Counter[Pair] = Counter()
-    for message in messages:
-        for pair in message.forced_out():
-            if pair[0] in left and pair[1] in right:
-                negatives[pair] += 1
+    negatives = _negative_evidence(messages, left, right)
     removed_left, removed_right, unresolved = _resolve_negatives(
         negatives, pos_left, pos_right, base, min_support
     )
@@ -367,15 +358,7 @@ def calibrate(
 
     provenance = dict(base.provenance)
     provenance["calibration"] = {
-        "method": "reference acts: neighbours of bare numbers the reference counted as prices "
-        "are added; of a bare number it did not count, one neighbour is removed (the other "
-        "is known to be a context, or greedy set cover, then the weaker weak count)",
-        "reference": describe_source(reference) if reference is not None else None,
-        "dialogues_with_evidence": len(dialogues),
-        "messages_with_evidence": len(messages),
-        "min_support": min_support,
-        "expansion": expansion,
-        "created": datetime.date.today().isoformat(),
+        **_calibration_record(reference, dialogues, messages, min_support, expansion),
         **_changes(added_left, added_right, removed_left, removed_right, unresolved),
     }
     lexicon = PriceLexicon(
@@ -390,6 +373,52 @@ def calibrate(
     return Calibration(
         lexicon, added_left, added_right, removed_left, removed_right, unresolved=unresolved
     )
+
+
+def _positive_evidence(
+    messages: Sequence[MessageEvidence],
+) -> tuple[Counter[str], Counter[str]]:
+    """How often each word is the left and the right neighbour of a number counted as a price."""
+    pos_left: Counter[str] = Counter()
+    pos_right: Counter[str] = Counter()
+    for message in messages:
+        for left_word, right_word in message.forced_in():
+            pos_left[left_word] += 1
+            pos_right[right_word] += 1
+    return pos_left, pos_right
+
+
+def _negative_evidence(
+    messages: Sequence[MessageEvidence], left: set[str], right: set[str]
+) -> Counter[Pair]:
+    """The context pairs of numbers not counted as prices that the lexicon would still count."""
+    negatives: Counter[Pair] = Counter()
+    for message in messages:
+        for pair in message.forced_out():
+            if pair[0] in left and pair[1] in right:
+                negatives[pair] += 1
+    return negatives
+
+
+def _calibration_record(
+    reference: str | Path | None,
+    dialogues: Sequence[DialogueEvidence],
+    messages: Sequence[MessageEvidence],
+    min_support: int,
+    expansion: dict[str, Any],
+) -> dict[str, Any]:
+    """How the calibration was made, for the provenance (its changes are added after)."""
+    return {
+        "method": "reference acts: neighbours of bare numbers the reference counted as prices "
+        "are added; of a bare number it did not count, one neighbour is removed (the other "
+        "is known to be a context, or greedy set cover, then the weaker weak count)",
+        "reference": describe_source(reference) if reference is not None else None,
+        "dialogues_with_evidence": len(dialogues),
+        "messages_with_evidence": len(messages),
+        "min_support": min_support,
+        "expansion": expansion,
+        "created": datetime.date.today().isoformat(),
+    }
 
 
 def _resolve_negatives(

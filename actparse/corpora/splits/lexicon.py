@@ -295,21 +295,8 @@ def _near_spellings(
     return variant_words(spelt, taken, rules, edits) if spelt else {}
 
 
-def parse_split_lexicon(
-    doc: Any, source: str, spec: Any, spec_source: str, corpus: str
-) -> SplitLexicon:
-    """Check the shared lexicon and a corpus' part of it, and build the corpus' lexicon.
-
-    Check the parsed shared lexicon ``doc`` and a corpus' part of it ``spec``
-    (:func:`~actparse.engine.rulefiles.read_document`) and build the lexicon of
-    ``corpus``; errors name the file (``source``, ``spec_source``) and the line."""
-    required = _TOP_KEYS - {"description"}
-    doc = check_keys(doc, _TOP_KEYS, f"{source}:1", "the lexicon", required=required)
-    words = _word_classes(doc["words"], source)
-    numbers = _numbers(doc["numbers"], source)
-
-    at = where(spec_source, spec)
-    spec = check_keys(spec, _CORPUS_KEYS, at, f"the lexicon of {corpus}")
+def _settings(spec: Mapping[str, Any], at: str, corpus: str) -> dict[str, str]:
+    """A corpus' choice of each setting, checked against the values it may take."""
     chosen: dict[str, str] = {}
     for key, (allowed, default) in _SETTINGS.items():
         value = spec.get(key, default)
@@ -318,10 +305,15 @@ def parse_split_lexicon(
                 f"{at}: {corpus}.{key} must be one of {list(allowed)}, got {shown(value)}"
             )
         chosen[key] = str(value)
-    claims_need_verb = spec.get("claims_need_verb", False)
-    if not isinstance(claims_need_verb, bool):
-        raise RuleError(f"{at}: {corpus}.claims_need_verb must be true or false")
+    return chosen
 
+
+def _items(
+    spec: Mapping[str, Any], spec_source: str, at: str, corpus: str
+) -> tuple[list[str], dict[str, int], set[str], list[str]]:
+    """A corpus' items: their names, the word naming each, the weak words, the spaced words.
+
+    A word may name one item only; errors name the item's line in ``spec_source``."""
     items_doc = spec.get("items")
     if not isinstance(items_doc, list) or not items_doc:
         raise RuleError(f"{at}: {corpus}.items must be a non-empty list")
@@ -341,6 +333,30 @@ def parse_split_lexicon(
             item_words[word] = index
             if " " in word:
                 multi_word.append(word)
+    return items, item_words, weak_words, multi_word
+
+
+def parse_split_lexicon(
+    doc: Any, source: str, spec: Any, spec_source: str, corpus: str
+) -> SplitLexicon:
+    """Check the shared lexicon and a corpus' part of it, and build the corpus' lexicon.
+
+    Check the parsed shared lexicon ``doc`` and a corpus' part of it ``spec``
+    (:func:`~actparse.engine.rulefiles.read_document`) and build the lexicon of
+    ``corpus``; errors name the file (``source``, ``spec_source``) and the line."""
+    required = _TOP_KEYS - {"description"}
+    doc = check_keys(doc, _TOP_KEYS, f"{source}:1", "the lexicon", required=required)
+    words = _word_classes(doc["words"], source)
+    numbers = _numbers(doc["numbers"], source)
+
+    at = where(spec_source, spec)
+    spec = check_keys(spec, _CORPUS_KEYS, at, f"the lexicon of {corpus}")
+    chosen = _settings(spec, at, corpus)
+    claims_need_verb = spec.get("claims_need_verb", False)
+    if not isinstance(claims_need_verb, bool):
+        raise RuleError(f"{at}: {corpus}.claims_need_verb must be true or false")
+
+    items, item_words, weak_words, multi_word = _items(spec, spec_source, at, corpus)
 
     contractions = _contractions(doc["contractions"], where(source, doc["contractions"]))
     contractions.update(_contractions(spec.get("contractions", {}), at))

@@ -378,6 +378,39 @@ def fill_elliptic_lists(
         m.side is not None or m.why in ("value", ALTERNATIVE) or m.kind == "bare" for m in mentions
     ):
         return  # no mention the rule could fill: spare the scan
+    blocked, sentence_of, person_at, we_at = _sentence_states(tokens, lexicon)
+    previous: int | None = None
+    following = _rest_follows(tokens, mentions, lexicon)
+    for m in mentions:
+        if m.side is not None:
+            if m.kind != "bare":
+                previous = m.side
+            continue
+        if m.why in ("value", ALTERNATIVE) or m.kind == "bare":
+            continue
+        if sentence_of[m.start] in blocked or person_at[m.start] or we_at[m.start]:
+            continue
+        if lexicon.bare_noun == "none" and not counted(tokens, m, lexicon):
+            # Where a bare noun is a preference, "what about the food?" asks; only a
+            # written count ("2 water and 1 food?") proposes.
+            continue
+        # "I can give you 1 food. 2 water and 2 firewood": a list that follows a claim
+        # in the same message continues it.
+        if previous is not None:
+            m.side = previous
+        else:  # before "the rest" of one side, the other's (elliptic-before-rest)
+            m.side = following ^ 1 if following is not None else default_side
+        m.why = "elliptic"
+
+
+def _sentence_states(
+    tokens: Sequence[str], lexicon: SplitLexicon
+) -> tuple[set[int], list[int], list[bool], list[bool]]:
+    """Per token, its sentence and whether a person or "we" came before it there.
+
+    Returns the sentences with a word of worth or a third person (blocked: no elliptic
+    list in them), and per token its sentence number, whether a person came before it
+    in its sentence, and whether "we" did."""
     blocked: set[int] = set()
     sentence = 0
     seen_person = False
@@ -403,7 +436,13 @@ def fill_elliptic_lists(
         sentence_of.append(sentence)
         person_at.append(seen_person)
         we_at.append(seen_we)
-    previous: int | None = None
+    return blocked, sentence_of, person_at, we_at
+
+
+def _rest_follows(
+    tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLexicon
+) -> int | None:
+    """The side of "the rest" that follows an elliptic list, if it is its first claim."""
     # elliptic-before-rest: a list before "the rest" given to one side, with no claim
     # between them, is the other side's share ("the book and one ball u take rest"),
     # unless "the rest" ends that list ("hat and rest for me").
@@ -413,26 +452,7 @@ def fill_elliptic_lists(
         k = claimed[0]
         if k == 0 or not conjoined(tokens, mentions[k - 1], mentions[k], lexicon):
             following = mentions[k].side
-    for m in mentions:
-        if m.side is not None:
-            if m.kind != "bare":
-                previous = m.side
-            continue
-        if m.why in ("value", ALTERNATIVE) or m.kind == "bare":
-            continue
-        if sentence_of[m.start] in blocked or person_at[m.start] or we_at[m.start]:
-            continue
-        if lexicon.bare_noun == "none" and not counted(tokens, m, lexicon):
-            # Where a bare noun is a preference, "what about the food?" asks; only a
-            # written count ("2 water and 1 food?") proposes.
-            continue
-        # "I can give you 1 food. 2 water and 2 firewood": a list that follows a claim
-        # in the same message continues it.
-        if previous is not None:
-            m.side = previous
-        else:
-            m.side = following ^ 1 if following is not None else default_side
-        m.why = "elliptic"
+    return following
 
 
 def drop_or_sentences(
