@@ -35,7 +35,6 @@ from pathlib import Path
 
 from actparse import registry
 from actparse.errors import ActparseError, OptionError
-from actparse.io.csv_rows import is_csv, iter_csv_rows
 from actparse.io.grouping import Group, Row, group_units, row_spec
 from actparse.io.labelling import (
     BATCH_SIZE,
@@ -49,7 +48,6 @@ from actparse.io.labelling import (
 )
 from actparse.io.memory import freed_memory_release
 from actparse.io.output import open_sink
-from actparse.io.parquet import is_parquet, iter_parquet_rows
 from actparse.io.records import InputError, parse_json_line
 from actparse.io.sources import open_source
 
@@ -80,14 +78,6 @@ def iter_items(path: str | Path, fmt: str = "auto") -> Iterator[Item]:
     (:mod:`actparse.io.grouping`): its record, or, where its rows make none, the rows
     as a list with the ``error`` saying why.
     """
-    if is_parquet(path) or is_csv(path):
-        rows = iter_parquet_rows(path) if is_parquet(path) else iter_csv_rows(path, fmt)
-        items: Iterator[Item] = (
-            Item(str(path), number, row_format if fmt == "auto" else fmt, raw=raw, error=error)
-            for number, row_format, raw, error in rows
-        )
-        yield from _grouped_items(items)
-        return
     with open_source(path, fmt) as source:
         items = (
             Item(source.name, piece.line, source.format, piece.text, piece.raw, piece.error)

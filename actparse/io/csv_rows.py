@@ -9,22 +9,45 @@ the file with an error naming it. A cell (or a column name) that begins with a `
 then a character a spreadsheet takes for a formula has that ``'`` taken off
 (:func:`~actparse.io.csv_cells.unguard`): the per-turn CSV actparse writes reads back as
 it was made, as does a spreadsheet's own.
+
+Standard input has no name to go by: it is a CSV table when its first non-blank line
+looks like a header (:func:`looks_like_csv`), told by :func:`tell_csv` without losing a
+byte of it, and is then read as a file is.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
-import gzip
+import io
+import zlib
 from collections.abc import Iterator
+from contextlib import nullcontext
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
+from actparse import registry
 from actparse.errors import InputError
 from actparse.io.csv_cells import unguard
-from actparse.io.lines import max_line_bytes
-from actparse.io.sources import cannot_tell, detect_at
+from actparse.io.detection import cannot_tell, detect_at
+from actparse.io.lines import max_line_bytes, open_binary
 
-__all__ = ["bounded_lines", "is_csv", "iter_csv_rows", "open_csv"]
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
+
+__all__ = [
+    "CsvRow",
+    "bounded_lines",
+    "csv_text",
+    "is_csv",
+    "iter_csv_rows",
+    "looks_like_csv",
+    "open_csv",
+    "tell_csv",
+]
+
+#: A row as read: ``(line, format, record, error)``.
+CsvRow = tuple[int, str, dict[str, Any], str | None]
 
 
 def is_csv(path: str | Path) -> bool:
@@ -32,11 +55,101 @@ def is_csv(path: str | Path) -> bool:
     return str(path).endswith((".csv", ".csv.gz"))
 
 
-def open_csv(path: str | Path) -> IO[str]:
-    """A CSV file opened for :mod:`csv` (``newline=""``: line breaks inside quoted fields)."""
-    if str(path).endswith(".gz"):
-        return gzip.open(path, "rt", encoding="utf-8-sig", newline="")
-    return open(path, encoding="utf-8-sig", newline="")
+def looks_like_csv(line: str) -> bool:
+    """Whether the first non-blank line of an input looks like a CSV table's header.
+
+    It has a comma, and opens no other layout: not ``{`` (a JSON object: any JSON lines
+    record), ``[`` (a JSON list) nor a plain-text format's marker (Deal or No Deal's ``<``).
+
+    >>> looks_like_csv("dialogue_id,speaker,text"), looks_like_csv('{"a": 1, "b": 2}')
+    (True, False)
+    """
+    start = line.lstrip()[:1]
+    return "," in line and start not in ("{", "[") and registry.text_format(start) is None
+
+
+def csv_text(stream: IO[bytes] | io.BufferedIOBase) -> io.TextIOWrapper:
+    """A binary stream read as text for :mod:`csv`.
+
+    UTF-8, a byte order mark skipped; ``newline=""``, so that the line breaks inside a
+    quoted field are the field's own."""
+    # typeshed wants a stream with a name; TextIOWrapper asks for it only when asked its own.
+    return io.TextIOWrapper(cast(IO[bytes], stream), encoding="utf-8-sig", newline="")
+
+
+def open_csv(path: str | Path) -> io.TextIOWrapper:
+    """A CSV file (``.gz`` decompressed) opened for :mod:`csv`, as :func:`csv_text` reads."""
+    return csv_text(open_binary(path))
+
+
+def tell_csv(stream: io.BufferedIOBase, fmt: str) -> tuple[io.BufferedIOBase, bool]:
+    """Whether a stream with no name to go by (standard input) is a CSV table, and the stream.
+
+    Told from its first non-blank line (:func:`looks_like_csv`) when ``fmt`` is ``auto`` or
+    a format of turn tables (a ``row_key``): another format's records are no rows. The
+    bytes read to tell (at most a line's bound) are put back in front of the rest, so
+    whichever reader takes the stream reads it from its start; a failure met while telling
+    (a truncated ``.gz``) is raised where it was met, when the reader gets there.
+    """
+    if fmt != "auto" and registry.format_spec(fmt).row_key is None:
+        return stream, False
+    held = bytearray()
+    failure: Exception | None = None
+    bound = max_line_bytes()
+    try:
+        while len(held) <= bound and (data := stream.readline(bound + 1)):
+            held += data
+            if data.strip():  # the first non-blank line (or as much of it as a line holds)
+                break
+    except (OSError, EOFError, zlib.error) as err:
+        failure = err
+    kept = bytes(held)
+    # Its first line as csv splits lines: a lone carriage return ends one too (old Macs).
+    first = kept.removeprefix(codecs.BOM_UTF8).lstrip().split(b"\r", 1)[0]
+    replayed = io.BufferedReader(_Replayed(kept, stream, failure))
+    return replayed, looks_like_csv(first.decode("utf-8", "replace"))
+
+
+class _Replayed(io.RawIOBase):
+    """A stream read again from its start: the bytes held while telling, then the rest.
+
+    A failure reading the rest (a truncated ``.gz``), met while telling or later, is raised
+    by the read after the bytes before it were given, as a file raises it.
+    """
+
+    def __init__(self, held: bytes, rest: io.BufferedIOBase, failure: Exception | None) -> None:
+        super().__init__()
+        self._held = memoryview(held)
+        self._rest = rest
+        self._failure = failure
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        view = memoryview(buffer).cast("B")
+        size = min(len(view), len(self._held))
+        view[:size] = self._held[:size]
+        self._held = self._held[size:]
+        # The read that gives the last held bytes is filled up from the rest, as a file's
+        # read is: the reads after it (one read of the rest each) then fall where a file's
+        # do, so a text reader's decoding error names the same position.
+        filling = size > 0
+        while not self._held and size < len(view):
+            if self._failure is not None:
+                if size:
+                    break
+                raise self._failure
+            try:
+                data = self._rest.read1(len(view) - size)
+            except (OSError, EOFError, zlib.error) as err:
+                self._failure = err
+                continue
+            view[size : size + len(data)] = data
+            size += len(data)
+            if not data or not filling:
+                break
+        return size
 
 
 def bounded_lines(fh: IO[str], name: str, bound: int) -> Iterator[str]:
@@ -80,23 +193,27 @@ class _CountedLines:
 
 
 def iter_csv_rows(
-    path: str | Path, fmt: str = "auto"
-) -> Iterator[tuple[int, str, dict[str, Any], str | None]]:
-    """``(line, format, record, error)`` for every row of a CSV file, the header being line 1.
+    source: str | Path | IO[str], fmt: str = "auto", name: str | None = None
+) -> Iterator[CsvRow]:
+    """``(line, format, record, error)`` for every row of a CSV table, the header being line 1.
 
+    ``source`` is a file's path, opened here, or a text stream open for :mod:`csv`
+    (:func:`csv_text`: standard input), named ``name`` in messages (a path: itself).
     ``error`` says what is wrong with a row that has more cells than the header names
     (``None`` for a good row): the row is still there, its extra cells under
     ``actparse_input``, so that keep mode writes it back with the error, the rows after it
     read on."""
+    name = str(source) if name is None else name
     try:
         bound = max_line_bytes()
         # A field may be as long as a line (csv's own default is 128 KiB).
         csv.field_size_limit(max(csv.field_size_limit(), bound))
-        with open_csv(path) as fh:
-            lines = _CountedLines(bounded_lines(fh, str(path), bound))
+        opened = open_csv(source) if isinstance(source, (str, Path)) else nullcontext(source)
+        with opened as fh:
+            lines = _CountedLines(bounded_lines(fh, name, bound))
             reader = csv.DictReader(lines)
             if reader.fieldnames is not None:
-                reader.fieldnames = [unguard(name) for name in reader.fieldnames]
+                reader.fieldnames = [unguard(column) for column in reader.fieldnames]
             found: str | None = None if fmt == "auto" else fmt
             lines.start = None
             for row in reader:
@@ -106,16 +223,16 @@ def iter_csv_rows(
                 if extra is not None:
                     named = len(reader.fieldnames or ())
                     error = (
-                        f"{path}:{line}: {named + len(extra)} fields, and the header names {named}"
+                        f"{name}:{line}: {named + len(extra)} fields, and the header names {named}"
                     )
                 # A short row's missing cells are None (DictReader's restval): left as they are.
                 row = {k: v if v is None else unguard(v) for k, v in row.items()}
                 if found is None:
-                    found = detect_at(row, f"{path}:{line}")
+                    found = detect_at(row, f"{name}:{line}")
                     if found is None:
-                        raise cannot_tell(str(path), line, row)
+                        raise cannot_tell(name, line, row)
                 if extra is not None:
                     row["actparse_input"] = extra
                 yield line, found, row, error
     except (csv.Error, UnicodeDecodeError, OSError, EOFError) as err:
-        raise InputError(f"{path}: not a readable CSV file: {err}") from None
+        raise InputError(f"{name}: not a readable CSV file: {err}") from None

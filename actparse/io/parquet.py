@@ -18,7 +18,7 @@ from actparse.errors import InputError
 from actparse.io.arrow_values import needs_revival, revive
 from actparse.io.bounds import nesting_problem
 from actparse.io.destination import Destination
-from actparse.io.sources import cannot_tell, detect_at
+from actparse.io.detection import cannot_tell, detect_at
 
 __all__ = [
     "ParquetRow",

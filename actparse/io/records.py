@@ -19,11 +19,10 @@ from typing import Any
 from actparse import registry
 from actparse.errors import InputError
 from actparse.io.bounds import nesting_problem, read_json
-from actparse.io.csv_rows import is_csv, iter_csv_rows
+from actparse.io.detection import detect_at
 from actparse.io.grouping import Group, Row, group_units, row_spec
 from actparse.io.messages import describe, json_kind
-from actparse.io.parquet import is_parquet, iter_parquet_rows
-from actparse.io.sources import Piece, detect_at, open_source
+from actparse.io.sources import Piece, open_source
 from actparse.models import Dialogue
 
 __all__ = [
@@ -96,7 +95,8 @@ def read_records(path: str | Path, fmt: str = "auto") -> Iterator[Record]:
 
     ``fmt`` is a format name of :mod:`actparse.registry` or ``auto``. JSON lines and
     plain-text layouts are read line by line; a JSON list is loaded whole; a Parquet or
-    CSV file (by its name, as ``label`` writes one) row by row, each numbered as its line.
+    CSV file (by its name, as ``label`` writes one) or a CSV table on standard input row
+    by row, each numbered as its line.
     The rows of a turn table (a format with a ``row_key``) come as one record per
     dialogue, numbered by its first row (:mod:`actparse.io.grouping`).
     """
@@ -125,13 +125,6 @@ def _record_row(record: Record) -> Row | None:
 
 def _ungrouped(path: str | Path, fmt: str) -> Iterator[Record]:
     """The records of a file as read, a turn table's rows one by one."""
-    if is_parquet(path) or is_csv(path):
-        rows = iter_parquet_rows(path) if is_parquet(path) else iter_csv_rows(path, fmt)
-        for number, row_format, raw, error in rows:
-            if error is not None:
-                raise InputError(error)
-            yield Record(raw, row_format if fmt == "auto" else fmt, str(path), number)
-        return
     with open_source(path, fmt) as source:
         for piece in source.pieces:
             yield piece_record(piece, source.name, source.format)

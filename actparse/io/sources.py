@@ -14,12 +14,17 @@ The layout (JSON lines, a JSON list, a plain-text layout) and the format are tol
 the first lines, which are held back while they are looked at and then read like the
 rest: nothing is read twice, so ``-`` (standard input) and other pipes read like files.
 A UTF-8 byte order mark at the start is skipped.
+
+A table (a Parquet or CSV file, by its name, or standard input whose first line looks
+like a CSV header: :func:`~actparse.io.csv_rows.tell_csv`) is read row by row, each row
+one piece, numbered by its line (for Parquet, its row).
 """
 
 from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import json
 import re
 import sys
@@ -32,6 +37,8 @@ from typing import Any, NamedTuple
 from actparse import registry
 from actparse.errors import InputError
 from actparse.io.bounds import json_value_end, nesting_problem, value_problem
+from actparse.io.csv_rows import csv_text, is_csv, iter_csv_rows, looks_like_csv, tell_csv
+from actparse.io.detection import cannot_tell, detect_at
 from actparse.io.folders import FOLDER, is_folder, open_folder
 from actparse.io.lines import Line as _Line
 from actparse.io.lines import (
@@ -41,16 +48,16 @@ from actparse.io.lines import (
     split_text_lines,
 )
 from actparse.io.messages import json_kind
+from actparse.io.parquet import is_parquet, iter_parquet_rows
 
 __all__ = [
     "JSON_LINES",
     "JSON_LIST",
     "STDIN",
+    "TABLE",
     "TEXT",
     "Piece",
     "Source",
-    "cannot_tell",
-    "detect_at",
     "open_source",
     "source_name",
 ]
@@ -60,8 +67,8 @@ STDIN = "-"
 #: How standard input is named in messages.
 STDIN_NAME = "<stdin>"
 #: Layouts: one JSON object per line, one JSON list of objects, one record per line of a
-#: corpus' plain-text layout.
-JSON_LINES, JSON_LIST, TEXT = "json-lines", "json-list", "text"
+#: corpus' plain-text layout, one record per row of a table (CSV, Parquet).
+JSON_LINES, JSON_LIST, TEXT, TABLE = "json-lines", "json-list", "text", "table"
 #: Non-blank lines looked at, at most, to tell the format of JSON lines (the first that is
 #: a JSON object decides).
 DETECT_LINES = 64
@@ -70,16 +77,8 @@ _GZIP_MAGIC = b"\x1f\x8b"
 _PARQUET_MAGIC = b"PAR1"
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 _decoder = json.JSONDecoder()
-
-
-def detect_at(raw: Any, where: str) -> str | None:
-    """The format of one raw record (``None``: none fits).
-
-    A record formats of two corpora claim is an :class:`InputError` at ``where`` (``file:line``)."""
-    try:
-        return registry.detect(raw)
-    except registry.AmbiguousFormat as err:
-        raise InputError(f"{where}: {err}") from None
+#: A row of a table as its reader gives it: ``(line, format, record, error)``.
+_TableRow = tuple[int, str, Any, str | None]
 
 
 class Piece(NamedTuple):
@@ -115,11 +114,13 @@ def source_name(path: str | Path) -> str:
 def open_source(path: str | Path, fmt: str = "auto") -> Iterator[Source]:
     """Open a file or standard input and tell its layout and format.
 
-    Open a file (``.gz`` decompressed) or standard input (``-``; gzip told by its
-    magic bytes) and tell its layout and, for ``fmt="auto"``, its format.
+    Open a file (``.gz`` decompressed), a corpus folder, a Parquet or CSV table, or
+    standard input (``-``; gzip told by its magic bytes, a CSV table by its first line)
+    and tell its layout and, for ``fmt="auto"``, its format.
 
     Raises :class:`InputError` only when no record could be read at all: the format
-    cannot be told, or a format name is unknown.
+    cannot be told, or a format name is unknown. (A CSV table stops with one where it
+    cannot be read on: its rows cannot be told apart past it.)
     """
     name = source_name(path)
     if fmt != "auto":
@@ -131,24 +132,52 @@ def open_source(path: str | Path, fmt: str = "auto") -> Iterator[Source]:
         fmt, name, pieces = open_folder(path, fmt)
         yield Source(name, fmt, FOLDER, pieces)
         return
+    if is_parquet(path) or is_csv(path):  # a table, by its name
+        rows = iter_parquet_rows(path) if is_parquet(path) else iter_csv_rows(path, fmt)
+        yield _table_source(name, fmt, rows)
+        return
     with _open_binary(path, name) as stream:
-        lines = decoded_lines(stream, name)
-        head, layout, text_format = _tell_layout(lines, fmt)
-        if layout == JSON_LIST:
-            elements = list(_list_pieces(ending_at_unread(_chain(head, lines)), name))
-            fmt = fmt if fmt != "auto" else _list_format(elements, name)
-            yield Source(name, fmt, layout, iter(elements))
-        elif layout == TEXT:
-            fmt = text_format or fmt
-            text_lines = split_text_lines(_chain(head, lines), name)
-            yield Source(name, fmt, layout, _text_pieces(text_lines, name, fmt))
-        else:
-            # Split before the format is told: an old-Mac file is one line until then.
-            head, lines = [], split_json_lines(_chain(head, lines), name)
-            if fmt == "auto":
-                more, fmt = _lines_format(head, lines, name)
-                head += more
-            yield Source(name, fmt, layout, _line_pieces(_chain(head, lines)))
+        if str(path) == STDIN:  # no name to go by: a table if its first line is a CSV header
+            stream, table = tell_csv(stream, fmt)
+            if table:
+                with csv_text(stream) as text:
+                    yield _table_source(name, fmt, iter_csv_rows(text, fmt, name))
+                return
+        yield _layout_source(stream, name, fmt)
+
+
+def _layout_source(stream: Any, name: str, fmt: str) -> Source:
+    """The source of a stream of bytes: its layout told, and its format unless given."""
+    lines = decoded_lines(stream, name)
+    head, layout, text_format = _tell_layout(lines, fmt)
+    if layout == JSON_LIST:
+        elements = list(_list_pieces(ending_at_unread(_chain(head, lines)), name))
+        fmt = fmt if fmt != "auto" else _list_format(elements, name)
+        return Source(name, fmt, layout, iter(elements))
+    if layout == TEXT:
+        fmt = text_format or fmt
+        text_lines = split_text_lines(_chain(head, lines), name)
+        return Source(name, fmt, layout, _text_pieces(text_lines, name, fmt))
+    # Split before the format is told: an old-Mac file is one line until then.
+    head, lines = [], split_json_lines(_chain(head, lines), name)
+    if fmt == "auto":
+        more, fmt = _lines_format(head, lines, name)
+        head += more
+    return Source(name, fmt, layout, _line_pieces(_chain(head, lines)))
+
+
+def _table_source(name: str, fmt: str, rows: Iterator[_TableRow]) -> Source:
+    """The rows of a table as a source: each row a record read, or with its ``error``.
+
+    The format is ``fmt``, else that of the first row (the rows tell it), which is read
+    here: a table whose first row no format claims stops as it opens, as JSON lines do."""
+    first = next(rows, None)
+    if fmt == "auto":
+        fmt = registry.default_format() if first is None else first[1]
+    if first is not None:
+        rows = itertools.chain([first], rows)
+    pieces = (Piece(line, raw=raw, error=error) for line, _, raw, error in rows)
+    return Source(name, fmt, TABLE, pieces)
 
 
 # ---------------------------------------------------------------------------
@@ -262,25 +291,13 @@ def _lines_format(head: list[_Line], lines: Iterator[_Line], name: str) -> tuple
     if seen_brace or first is None:
         # Only broken objects, or nothing: the default format's reader names each line.
         return more, registry.default_format()
-    if first_text.count(",") and not first_text.lstrip().startswith(("[", "<")):
-        # A CSV table is told by its file name; piped in, it reads as broken JSON lines.
-        where = "standard input" if name == STDIN_NAME else "a file of another name"
+    if looks_like_csv(first_text):
+        # A file's name says it is a CSV table (standard input's first line does).
         raise InputError(
             f"{name}:{first}: cannot tell the format: this looks like a CSV table, which "
-            f"actparse reads from a file named .csv (or .csv.gz), not from {where}"
+            "actparse reads from a file named .csv (or .csv.gz) or from standard input"
         )
     raise cannot_tell(name, first)
-
-
-def cannot_tell(name: str, number: int, raw: Any = None) -> InputError:
-    """The error for a record no format claims, with what a format says it lacks."""
-    hint = registry.explain(raw)
-    if hint is not None:
-        return InputError(f"{name}:{number}: cannot tell the format: {hint}")
-    titles = ", ".join(c.title for c in registry.corpora())
-    return InputError(
-        f"{name}:{number}: cannot tell the format (expected records of {titles}); pass --format"
-    )
 
 
 def _list_format(pieces: list[Piece], name: str) -> str:

@@ -42,6 +42,7 @@ from typing import Any, NamedTuple
 from actparse import registry
 from actparse.engine.deals import track_deals
 from actparse.engine.pipeline import pipeline, pipelines
+from actparse.io.detection import detect_at
 from actparse.io.kinds import (
     ENTITIES,
     INTEGER,
@@ -55,7 +56,6 @@ from actparse.io.kinds import (
 )
 from actparse.io.messages import json_kind
 from actparse.io.records import InputError, Record, group_records, read_records
-from actparse.io.sources import detect_at
 from actparse.io.timed import call_in_time
 from actparse.models import Act, Dialogue, Turn
 

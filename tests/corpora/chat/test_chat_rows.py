@@ -192,10 +192,23 @@ def test_a_csv_row_with_more_cells_than_the_header_is_kept_as_its_row(
     assert code == 2 and "t.csv:4: 5 fields" in output
 
 
-def test_a_csv_table_piped_in_is_told_to_be_a_csv_file() -> None:
-    result = runner.invoke(app, ["label", "-"], input="dialogue_id,speaker,text\nd,a,hi\n")
+def test_a_csv_table_piped_in_is_read_as_a_csv_file(tmp_path: Path) -> None:
+    table = tmp_path / "t.csv"
+    table.write_text("dialogue_id,speaker,text\nd,a,hi\n", encoding="utf-8")
+    piped = runner.invoke(app, ["label", "-"], input=table.read_bytes())
+    assert piped.exit_code == 0, piped.output
+    assert piped.stdout == runner.invoke(app, ["label", str(table)]).stdout
+
+
+def test_a_csv_table_in_a_file_of_another_name_is_told_where_csv_is_read(tmp_path: Path) -> None:
+    table = tmp_path / "t.txt"
+    table.write_text("dialogue_id,speaker,text\nd,a,hi\n", encoding="utf-8")
+    result = runner.invoke(app, ["label", str(table)])
     assert result.exit_code == 2
-    assert "looks like a CSV table" in result.output and "standard input" in result.output
+    assert result.output.endswith(
+        "t.txt:1: cannot tell the format: this looks like a CSV table, which actparse reads "
+        "from a file named .csv (or .csv.gz) or from standard input\n"
+    )
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
