@@ -20,6 +20,7 @@ from actparse.io.records import (
     group_records,
     read_records,
 )
+from actparse.io.sources import source_name
 from actparse.io.turns import COLUMNS, Source, iter_turn_rows, rows_of_dialogue
 from actparse.io.writers import write_record
 from actparse.models import Act, Dialogue
@@ -240,7 +241,8 @@ def evaluate_path(
     ``corpus="auto"`` takes the corpus of the first record; ``parsers`` overrides the
     shipped parser of a corpus.
     """
-    return evaluate_records(read_records(path, fmt), str(path), corpus=corpus, parsers=parsers)
+    name = source_name(path)  # '-' is <stdin>, as every reader names it
+    return evaluate_records(read_records(path, fmt), name, corpus=corpus, parsers=parsers)
 
 
 def to_frame(

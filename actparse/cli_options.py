@@ -187,8 +187,9 @@ LabelInput = Annotated[
     Path | None,
     typer.Argument(
         help="Dialogues to label: JSON lines or a JSON list ('.gz' is read "
-        "compressed) or '.parquet', or a corpus folder (ConvoKit's, labelled into a new "
-        "folder -o DIR); '-' reads standard input. Without it: standard "
+        "compressed), a '.csv' or '.parquet' table, or a corpus folder (ConvoKit's, "
+        "labelled into a new folder -o DIR); '-' reads standard input (a CSV table "
+        "too). Without it: standard "
         "input when it is a pipe or a file ('cat val.txt | actparse label'), else (a "
         "terminal, /dev/null) a small bundled sample, labelled and shown as a table.",
         # Not exists=True: typer's check turns '-' into a Path before comparing it with
