@@ -54,6 +54,9 @@ def _run(
     where.mkdir(exist_ok=True)
     monkeypatch.chdir(where)
     extra = [] if out is None else ["-o", out]
+    if args[0] == "label" and "--jobs" not in args:
+        # One process: a worker pool costs seconds a run; its path has cases of its own.
+        extra += ["--jobs", "1"]
     result = runner.invoke(app, [*args, *extra], input=stdin)
     written = (where / out).read_bytes() if out is not None and (where / out).exists() else b""
     return Run(result.exit_code, result.stdout, result.stderr, written)
@@ -208,14 +211,14 @@ def test_other_inputs_piped_in_read_as_their_files(
 
 def test_a_json_lines_turn_table_with_commas_stays_json_lines() -> None:
     rows = '{"dialogue_id": "d1", "speaker": "A", "text": "hi, there"}\n'
-    result = runner.invoke(app, ["label", "-", "-f", "turns"], input=rows)
+    result = runner.invoke(app, ["label", "-", "-f", "turns", "--jobs", "1"], input=rows)
     assert result.exit_code == 0, result.output
     assert '"text": "hi, there"' in result.stdout
 
 
 def test_a_format_of_whole_records_reads_no_csv() -> None:
     """Only a turn-table format (or none given) has rows to read from a CSV table."""
-    result = runner.invoke(app, ["label", "-", "-f", "hf"], input=TABLE)
+    result = runner.invoke(app, ["label", "-", "-f", "hf", "--jobs", "1"], input=TABLE)
     assert result.exit_code == 2
     assert "<stdin>:1: not valid JSON" in result.output
 
@@ -257,7 +260,7 @@ def test_a_real_pipe_gives_the_files_output(tmp_path: Path, sender: str) -> None
     table = tmp_path / NAME
     table.write_text(TABLE, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "actparse", "label"]
+    command = [sys.executable, "-m", "actparse", "label", "--jobs", "1"]
 
     def run(shell: str) -> subprocess.CompletedProcess[bytes]:
         return subprocess.run(
