@@ -11,7 +11,7 @@ import json
 import sys
 from importlib.resources import as_file, files
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -66,6 +66,9 @@ from actparse.options import option_parsers
 from actparse.registry import Parser
 from actparse.render import print_dialogue, print_report, progress_bar
 from actparse.reports import Report
+
+if TYPE_CHECKING:  # imported when the command runs: the corpus' training loads only then
+    from actparse.corpora.craigslist.training import Training
 
 app = typer.Typer(
     help="Rule-based dialogue acts for negotiation dialogues (Cocoa-compatible Craigslist acts).",
@@ -440,15 +443,7 @@ def train_prices(
                 min_support=min_support,
                 folds=folds,
             )
-            if training.calibration is not None:
-                _say(f"calibration: {json.dumps(training.calibration.summary())}")
-            cv = training.cross_validation
-            if cv is not None and calibrate_on is not None:
-                _say(
-                    f"{folds}-fold cross-validation on {calibrate_on.name} "
-                    f"({cv.messages} messages): message_joint_agreement {cv.baseline:.5f} "
-                    f"uncalibrated, {cv.calibrated:.5f} calibrated (held-out)"
-                )
+            _say_calibration(training, calibrate_on, folds)
             lexicon = training.lexicon
             lexicon.save(output, sources)
         except _RUN_ERRORS as exc:
@@ -457,6 +452,19 @@ def train_prices(
         f"wrote {output}: {len(lexicon.left)} left and {len(lexicon.right)} right contexts "
         f"from {lexicon.provenance['messages']} messages"
     )
+
+
+def _say_calibration(training: Training, calibrate_on: Path | None, folds: int) -> None:
+    """Say what the calibration changed and, with ``folds``, its held-out agreement."""
+    if training.calibration is not None:
+        _say(f"calibration: {json.dumps(training.calibration.summary())}")
+    cv = training.cross_validation
+    if cv is not None and calibrate_on is not None:
+        _say(
+            f"{folds}-fold cross-validation on {calibrate_on.name} "
+            f"({cv.messages} messages): message_joint_agreement {cv.baseline:.5f} "
+            f"uncalibrated, {cv.calibrated:.5f} calibrated (held-out)"
+        )
 
 
 def main() -> None:

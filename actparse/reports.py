@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, ClassVar
+from typing import Any, ClassVar, overload
 
 from actparse import registry
 from actparse.engine.pipeline import pipeline
@@ -33,6 +33,7 @@ __all__ = [
     "evaluate_records",
     "format_figure",
     "located",
+    "share",
 ]
 
 #: What a corpus' ``evaluator`` is: ``(records, parser)`` -> its :class:`Report`. Here, not
@@ -101,6 +102,22 @@ class Table:
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     note: str = ""
+
+
+@overload
+def share(part: int, whole: int, *, empty: float) -> float: ...
+@overload
+def share(part: int, whole: int, *, empty: None) -> float | None: ...
+def share(part: int, whole: int, *, empty: float | None) -> float | None:
+    """``part / whole``, or ``empty`` when ``whole`` is 0.
+
+    What a figure over nothing is differs from report to report, so each caller names it:
+    0.0, 1.0 or ``None`` (no figure: null in JSON, "-" in the tables).
+
+    >>> share(1, 4, empty=0.0), share(0, 0, empty=0.0), share(0, 0, empty=None)
+    (0.25, 0.0, None)
+    """
+    return part / whole if whole else empty
 
 
 def format_figure(key: str, value: Any) -> str:

@@ -348,20 +348,7 @@ def _list_pieces(lines: Iterator[_Line], name: str) -> Iterator[Piece]:
 
     Each object is a record, anything else one error; where the list stops being JSON (or the input
     ends early), the rest is one error holding the text that was not read."""
-    parts: list[str] = []
-    bad: list[tuple[int, int, str]] = []  # (start, end, error) of lines that did not decode
-    failure: str | None = None
-    size = 0
-    for line in lines:
-        if line.text is None:
-            failure = line.error
-            break
-        if line.error is not None:
-            bad.append((size, size + len(line.text), line.error))
-        parts.append(line.text)
-        size += len(line.text)
-    text = "".join(parts)
-    del parts  # the list is held whole once, as text
+    text, bad, failure = _list_text(lines)
     pos = text.find("[") + 1  # past the "[" that told the layout (only space before it)
     index = 0
     line_no, counted = 1, 0
@@ -379,19 +366,15 @@ def _list_pieces(lines: Iterator[_Line], name: str) -> Iterator[Piece]:
             )
             yield Piece(index, text=text[pos:], error=f"{problem}; dialogue {index} on is not read")
             return
+        # Counted from the last element on, not from the start: a long list stays linear.
         line_no += text.count("\n", counted, pos)
         counted = pos
-        while bad and bad[0][1] <= pos:
-            del bad[0]
-        if bad and bad[0][0] < end:
-            yield Piece(index, text=text[pos:end], error=f"{bad[0][2]} (dialogue {index})")
-        elif problem is None and isinstance(value, dict):
+        undecoded = _undecoded_error(bad, pos, end)
+        if undecoded is None and problem is None and isinstance(value, dict):
             yield Piece(index, raw=value)
         else:
-            problem = problem or f"expected a JSON object, got {json_kind(value)}"
-            yield Piece(
-                index, text=text[pos:end], error=f"{name}:{line_no}: dialogue {index}: {problem}"
-            )
+            error = _element_error(name, index, line_no, value, problem, undecoded)
+            yield Piece(index, text=text[pos:end], error=error)
         pos = _skip_space(text, end)
         if text.startswith(",", pos):
             pos += 1
@@ -405,12 +388,65 @@ def _list_pieces(lines: Iterator[_Line], name: str) -> Iterator[Piece]:
             return
         pos += 1
         break
+    yield from _after_list(text, pos, index + 1, failure, name)
+
+
+#: Where lines of a JSON list did not decode: ``(start, end, error)``, offsets in its text.
+_Undecoded = tuple[int, int, str]
+
+
+def _list_text(lines: Iterator[_Line]) -> tuple[str, list[_Undecoded], str | None]:
+    """A JSON list's lines as one text, the spans that did not decode, and why reading stopped.
+
+    The reason is ``None`` when the input was read to its end."""
+    parts: list[str] = []
+    bad: list[_Undecoded] = []
+    failure: str | None = None
+    size = 0
+    for line in lines:
+        if line.text is None:
+            failure = line.error
+            break
+        if line.error is not None:
+            bad.append((size, size + len(line.text), line.error))
+        parts.append(line.text)
+        size += len(line.text)
+    return "".join(parts), bad, failure  # the parts go with this call: the list is held once
+
+
+def _undecoded_error(bad: list[_Undecoded], start: int, end: int) -> str | None:
+    """The error of a span that did not decode within ``start:end``, if one does.
+
+    Elements come in order: spans that end before ``start`` are dropped from ``bad``, so
+    each is passed over once however long the list."""
+    while bad and bad[0][1] <= start:
+        del bad[0]
+    return bad[0][2] if bad and bad[0][0] < end else None
+
+
+def _element_error(
+    name: str, index: int, line_no: int, value: Any, problem: str | None, undecoded: str | None
+) -> str:
+    """Why element ``index`` of a JSON list (on line ``line_no``) is not a record.
+
+    A span in it that did not decode comes first, then a problem past the bounds, then a value
+    that is not an object."""
+    if undecoded is not None:
+        return f"{undecoded} (dialogue {index})"
+    problem = problem or f"expected a JSON object, got {json_kind(value)}"
+    return f"{name}:{line_no}: dialogue {index}: {problem}"
+
+
+def _after_list(text: str, pos: int, index: int, failure: str | None, name: str) -> Iterator[Piece]:
+    """What follows a JSON list's closing ``]`` at ``pos``: one error piece ``index``, if any.
+
+    Text after it is an error; so is a read that failed there (the input ended early)."""
     tail = text[pos:]
     if tail.strip():
         problem = failure or f"{name}:{_line_of(text, pos)}: text after the end of the list"
-        yield Piece(index + 1, text=tail, error=problem)
+        yield Piece(index, text=tail, error=problem)
     elif failure is not None:
-        yield Piece(index + 1, error=failure)
+        yield Piece(index, error=failure)
 
 
 def _element(text: str, pos: int) -> tuple[Any, int, str | None]:

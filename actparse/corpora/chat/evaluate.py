@@ -33,7 +33,7 @@ from actparse.errors import InputError
 from actparse.io.records import Record
 from actparse.models import Act, Dialogue, ItemSplit
 from actparse.registry import Parser
-from actparse.reports import Miss, MissTurn, Report, Table, located
+from actparse.reports import Miss, MissTurn, Report, Table, located, share
 
 __all__ = ["PRICE_TOLERANCE", "ChatReport", "evaluate_chat", "same_split"]
 
@@ -230,11 +230,6 @@ class ChatReport(Report):
             "per dialogue)"
         )
 
-    @staticmethod
-    def _share(part: int, whole: int) -> float | None:
-        # A figure over nothing is no figure: null in JSON, "-" in the tables.
-        return part / whole if whole else None
-
     def headline_missing(self) -> str:
         """Coarse agreement counts the turns with a reference coarse act: here there are none."""
         return f"no turn has a {COLUMNS[0]}"
@@ -254,19 +249,20 @@ class ChatReport(Report):
 
     def summary(self) -> dict[str, Any]:
         """The figures as JSON-ready numbers (fractions in 0..1)."""
+        # A figure over nothing is no figure: null in JSON, "-" in the tables.
         return {
             "corpus": self.corpus,
             "dialogues": self.dialogues,
             "scored_dialogues": self.scored_dialogues,
             "unscored_dialogues": self.dialogues - self.scored_dialogues,
             "coarse_turns": self.coarse_turns,
-            "coarse_agreement": self._share(self.coarse_correct, self.coarse_turns),
+            "coarse_agreement": share(self.coarse_correct, self.coarse_turns, empty=None),
             "price_turns": self.price_turns,
             "priced_turns": self.priced_turns,
-            "price_agreement": self._share(self.price_correct, self.price_turns),
+            "price_agreement": share(self.price_correct, self.price_turns, empty=None),
             "split_dialogues": self.split_dialogues,
-            "final_split_accuracy": self._share(self.split_correct, self.split_dialogues),
-            "split_anywhere": self._share(self.split_anywhere, self.split_dialogues),
+            "final_split_accuracy": share(self.split_correct, self.split_dialogues, empty=None),
+            "split_anywhere": share(self.split_anywhere, self.split_dialogues, empty=None),
             "final_split_accuracy_by_confidence": self.split_by_confidence.summary(),
         }
 

@@ -20,7 +20,7 @@ from actparse.errors import NothingToScore
 from actparse.io.records import Record
 from actparse.models import SKIPPED, Act, Dialogue, ReferenceAct
 from actparse.registry import Parser
-from actparse.reports import Miss, MissTurn, Report, Table
+from actparse.reports import Miss, MissTurn, Report, Table, share
 
 __all__ = [
     "PRICE_TOLERANCE",
@@ -102,6 +102,11 @@ def explain(result: TurnResult, earlier_disagreement: int | None) -> str:
     return "; ".join(parts)
 
 
+def _agreement(flags: Sequence[bool]) -> float:
+    """The share of ``flags`` that hold; 1.0 for none, as nothing scored disagrees."""
+    return share(sum(flags), len(flags), empty=1.0)
+
+
 @dataclass
 class CraigslistReport(Report):
     """Agreement figures, the confusion of intents, and every dialogue's result."""
@@ -119,10 +124,6 @@ class CraigslistReport(Report):
             if t.is_message or not messages_only
         ]
 
-    @staticmethod
-    def _share(values: Sequence[bool]) -> float:
-        return sum(values) / len(values) if values else 1.0
-
     def summary(self) -> dict[str, Any]:
         """The figures ``eval --json`` prints (fractions in 0..1)."""
         turns = self._turns()
@@ -132,13 +133,13 @@ class CraigslistReport(Report):
             "scored_dialogues": sum(1 for d in self.dialogues if not d.reference_skipped),
             "turns": len(turns),
             "message_turns": len(messages),
-            "intent_agreement": self._share([t.intent_ok for t in turns]),
-            "price_agreement": self._share([t.price_ok for t in turns]),
-            "joint_agreement": self._share([t.ok for t in turns]),
-            "message_intent_agreement": self._share([t.intent_ok for t in messages]),
-            "message_price_agreement": self._share([t.price_ok for t in messages]),
-            "message_joint_agreement": self._share([t.ok for t in messages]),
-            "skip_agreement": self._share(
+            "intent_agreement": _agreement([t.intent_ok for t in turns]),
+            "price_agreement": _agreement([t.price_ok for t in turns]),
+            "joint_agreement": _agreement([t.ok for t in turns]),
+            "message_intent_agreement": _agreement([t.intent_ok for t in messages]),
+            "message_price_agreement": _agreement([t.price_ok for t in messages]),
+            "message_joint_agreement": _agreement([t.ok for t in messages]),
+            "skip_agreement": _agreement(
                 [d.reference_skipped == d.ours_skipped for d in self.dialogues]
             ),
         }

@@ -22,7 +22,7 @@ from actparse.corpora.mutualfriends.reader import friend_key
 from actparse.engine.pipeline import pipeline
 from actparse.io.records import Record
 from actparse.models import Dialogue, Turn
-from actparse.reports import Miss, MissTurn, Report, located
+from actparse.reports import Miss, MissTurn, Report, located, share
 
 if TYPE_CHECKING:
     from actparse.registry import Parser
@@ -182,27 +182,25 @@ class MutualFriendsReport(Report):
 
     def summary(self) -> dict[str, Any]:
         """JSON-ready figures; shares are 0.0 when there is nothing to count."""
-
-        def share(part: int, whole: int) -> float:
-            return part / whole if whole else 0.0
-
         return {
             "dialogues": self.dialogues,
             "turns": self.turns,
             "message_turns": self.messages,
             "select_turns": self.selections,
             "entity_mentions": self.mentions,
-            "mentions_per_dialogue": share(self.mentions, self.dialogues),
-            "mentions_per_message": share(self.mentions, self.messages),
-            "messages_with_entities": share(self.messages_with_entities, self.messages),
+            "mentions_per_dialogue": share(self.mentions, self.dialogues, empty=0.0),
+            "mentions_per_message": share(self.mentions, self.messages, empty=0.0),
+            "messages_with_entities": share(self.messages_with_entities, self.messages, empty=0.0),
             "mentions_by_type": dict(sorted(self.mentions_by_type.items())),
             "intents": dict(sorted(self.intents.items())),
             "coarse": dict(sorted(self.coarse.items())),
-            "selections_in_both_lists": share(self.selections_in_both, self.selections),
-            "selections_in_reader_list": share(self.selections_in_reader, self.selections),
+            "selections_in_both_lists": share(self.selections_in_both, self.selections, empty=0.0),
+            "selections_in_reader_list": share(
+                self.selections_in_reader, self.selections, empty=0.0
+            ),
             "scored_dialogues": self.scored,
             "rewarded_dialogues": self.rewarded,
-            "selection_agreement": share(self.agreeing, self.scored),
+            "selection_agreement": share(self.agreeing, self.scored, empty=0.0),
         }
 
 

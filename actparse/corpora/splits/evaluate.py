@@ -25,7 +25,7 @@ from actparse.engine.final_chooser import (
     rules_choice,
 )
 from actparse.models import Act, Dialogue, ItemSplit
-from actparse.reports import Miss, MissTurn, Report
+from actparse.reports import Miss, MissTurn, Report, share
 
 __all__ = [
     "FORMAL_INTENTS",
@@ -264,20 +264,16 @@ class SplitReport(Report):
         """The dialogues that ended in an agreed split."""
         return self.agreed
 
-    @staticmethod
-    def _share(part: int, whole: int) -> float:
-        return part / whole if whole else 0.0
-
     def summary(self) -> dict[str, Any]:
         """The figures as JSON-ready numbers (fractions in 0..1)."""
         return {
             "corpus": self.corpus,
             "dialogues": self.dialogues,
             "agreed_dialogues": self.agreed,
-            "final_split_accuracy": self._share(self.correct, self.agreed),
-            "final_split_accuracy_rules_only": self._share(self.rules_correct, self.agreed),
+            "final_split_accuracy": share(self.correct, self.agreed, empty=0.0),
+            "final_split_accuracy_rules_only": share(self.rules_correct, self.agreed, empty=0.0),
             "final_split_learned_choices": self.learned_choices,
-            "split_anywhere": self._share(self.anywhere, self.agreed),
+            "split_anywhere": share(self.anywhere, self.agreed, empty=0.0),
             "final_split_misses_by_kind": self.misses_by_kind(),
             "final_split_accuracy_by_confidence": self.by_confidence.summary(),
             "coarse_act_counts": dict(sorted(self.coarse_counts.items())),
