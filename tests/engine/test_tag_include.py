@@ -26,15 +26,15 @@ def _file(tmp_path: Path, include: str, rule: str = OWN_RULE) -> Path:
 
 
 def test_the_shared_files_are_shipped() -> None:
-    assert shared_tag_files() == ["acceptance", "negotiation"]
+    assert shared_tag_files() == ["acceptance", "assent", "negotiation"]
 
 
 @pytest.mark.parametrize(
     ("corpus", "shared"),
     [
-        ("dealornodeal", {"acceptance", "negotiation"}),
-        ("chat", {"acceptance", "negotiation"}),
-        ("casino", {"acceptance"}),
+        ("dealornodeal", {"acceptance", "negotiation", "assent"}),
+        ("chat", {"acceptance", "negotiation", "assent"}),
+        ("casino", {"acceptance", "assent"}),
     ],
     ids=["dealornodeal", "chat", "casino"],
 )
