@@ -134,10 +134,32 @@ def parse_yaml(text: str, source: str) -> Any:
         return yaml.load(text, Loader=_LineLoader)
     except DocumentError as err:
         raise RuleError(f"{source}:{err.line}: {err.problem}") from None
+    except yaml.reader.ReaderError as err:
+        at = text.count("\n", 0, err.position) + 1
+        character = err.character if isinstance(err.character, int) else ord(err.character)
+        raise RuleError(
+            f"{source}:{at}: not valid YAML: character #x{character:04x}: {err.reason}"
+        ) from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
-        raise RuleError(f"{source}{line}: not valid YAML: {err}") from None
+        raise RuleError(f"{source}{line}: not valid YAML: {_yaml_problem(err)}") from None
+
+
+def _yaml_problem(err: yaml.YAMLError) -> str:
+    """PyYAML's complaint in one line, its marks as lines and columns of the file.
+
+    Its own text spans several lines and calls the file ``"<unicode string>"`` (it was
+    given the text, not the file), which a one-line error naming the file cannot carry."""
+    if not isinstance(err, yaml.MarkedYAMLError) or err.problem is None:
+        return " ".join(str(err).split())
+    problem = err.problem
+    if err.problem_mark is not None:
+        problem += f" at column {err.problem_mark.column + 1}"
+    mark = err.context_mark
+    if err.context is None or mark is None:
+        return problem
+    return f"{problem} ({err.context} at line {mark.line + 1}, column {mark.column + 1})"
 
 
 def parse_json(text: str, source: str) -> Any:

@@ -89,6 +89,35 @@ def test_bad_rule_files_name_file_and_line(tmp_path: Path, body: str, message: s
     assert message in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        pytest.param(
+            "rules:\n  - name: x\n    tag: [open\n    match: any-token\n",
+            "bad.yaml:4: not valid YAML: expected ',' or ']', but got ':' at column 10 "
+            "(while parsing a flow sequence at line 3, column 10)",
+            id="unclosed-flow",
+        ),
+        pytest.param(
+            "a: b\n  c: d\n",
+            "bad.yaml:2: not valid YAML: mapping values are not allowed here at column 4",
+            id="no-context",
+        ),
+        pytest.param(
+            "rules: []\nx: a\x07b\n",
+            "bad.yaml:2: not valid YAML: character #x0007: special characters are not allowed",
+            id="control-character",
+        ),
+    ],
+)
+def test_invalid_yaml_is_one_line_naming_the_file(tmp_path: Path, body: str, message: str) -> None:
+    """PyYAML's own text spans lines and names the file "<unicode string>"."""
+    path = _write(tmp_path, body)
+    with pytest.raises(RuleError) as info:
+        load_rules(path)
+    assert str(info.value) == f"{path.parent}/{message}"
+
+
 def test_yaml_is_loaded_safely(tmp_path: Path) -> None:
     body = "rules:\n  - !!python/object/apply:os.system ['echo unsafe']\n"
     with pytest.raises(RuleError, match="not valid YAML"):
