@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from corpus_fixtures import CorpusFixtures
 
+from actparse.io.batch import TASK_SIZE
+
 OLD = "old contents\n"
 #: Copies of the test split (838 dialogues each): long enough to be mid-run when signalled.
 COPIES = 30
@@ -138,7 +140,7 @@ def test_a_signal_ignored_at_the_start_stays_ignored(long_input: Path, tmp_path:
     "args",
     [
         ["label", "{craigslist}"],
-        ["label", "{craigslist}", "-j", "2"],
+        ["label", "{tasks}", "-j", "2"],  # more than one task: workers start
         ["label"],  # the bundled sample, as a table
         ["eval", "{craigslist}"],
         ["eval", "{craigslist}", "--json"],
@@ -146,8 +148,11 @@ def test_a_signal_ignored_at_the_start_stays_ignored(long_input: Path, tmp_path:
     ids=["label-json-lines", "label-jobs2", "label-sample-table", "eval-table", "eval-json"],
 )
 def test_a_pipe_closed_before_any_output_ends_every_command_quietly(
-    args: list[str], fixtures: CorpusFixtures
+    args: list[str], fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
+    craigslist = fixtures / "craigslist_validation_20.jsonl"
+    tasks = tmp_path / "tasks.jsonl"  # an input of one task is labelled without workers
+    tasks.write_bytes(craigslist.read_bytes() * (TASK_SIZE // 20 + 1))
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader is gone before the first write: always EPIPE
     try:
@@ -156,7 +161,7 @@ def test_a_pipe_closed_before_any_output_ends_every_command_quietly(
                 sys.executable,
                 "-m",
                 "actparse",
-                *(a.format(craigslist=fixtures / "craigslist_validation_20.jsonl") for a in args),
+                *(a.format(craigslist=craigslist, tasks=tasks) for a in args),
             ],
             stdin=subprocess.DEVNULL,  # not data: 'label' alone shows the sample
             stdout=write_end,
