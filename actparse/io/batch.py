@@ -46,6 +46,7 @@ from actparse.io.labelling import (
     _label_batch,
     _label_task,
     encode_line,
+    pool_signals_held,
 )
 from actparse.io.memory import freed_memory_release
 from actparse.io.output import open_sink
@@ -190,7 +191,8 @@ def _in_pool(
     # fork keeps the already loaded rules and lexicons: workers need no warm-up.
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     release_freed_memory = freed_memory_release()
-    pool = context.Pool(jobs, initializer=_init_pool_worker, initargs=(overrides, coarse))
+    with pool_signals_held():
+        pool = context.Pool(jobs, initializer=_init_pool_worker, initargs=(overrides, coarse))
     # The pool replaces a worker that died, but the task it held is lost and its result
     # never comes: the workers started here are watched while the parent waits.
     workers = list(getattr(pool, "_pool", ()))

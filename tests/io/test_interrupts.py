@@ -249,3 +249,23 @@ def test_workers_end_with_a_main_process_killed_by_sigkill(
     finally:
         if run.poll() is None or not _group_is_gone(run.pid):
             os.killpg(run.pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked on POSIX only")
+def test_a_sigterm_before_a_workers_own_handlers_waits_for_them() -> None:
+    """A worker forked with the run's handlers (a SIGTERM unwinds, with a traceback) holds
+    an early SIGTERM until its initializer has put the plain handlers in: it ends quietly,
+    killed by the signal, as a pool ended at once (the input failing to open) ends it."""
+    from actparse.cli_run import run
+    from actparse.io.labelling import _init_pool_worker, pool_signals_held
+
+    with run(), pool_signals_held():
+        pid = os.fork()
+        if pid == 0:  # the worker: nothing of it may return into pytest
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+                _init_pool_worker({})
+            finally:
+                os._exit(1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM
