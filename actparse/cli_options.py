@@ -18,6 +18,7 @@ import typer
 from actparse import registry
 from actparse.cli_exits import FAILED, TROUBLE
 from actparse.errors import OptionError
+from actparse.io.batch import TASK_SIZE
 from actparse.io.csv_rows import is_csv
 
 __all__ = [
@@ -215,7 +216,9 @@ JobsOpt = Annotated[
         "--jobs",
         "-j",
         min=1,
-        help="Worker processes (default: the CPUs this process may use). Output keeps input order.",
+        help="Worker processes (default: the CPUs this process may use); an input of "
+        f"{TASK_SIZE} records or fewer is labelled without them, in one process. Output "
+        "keeps input order.",
     ),
 ]
 PerTurnOpt = Annotated[

@@ -25,3 +25,11 @@ def fixtures() -> CorpusFixtures:
     """``fixtures / name``: the corpus excerpt ``name``, from its corpus' folder
     (tests/corpora/<corpus>/fixtures/); an unknown name raises FileNotFoundError."""
     return FIXTURES
+
+
+@pytest.fixture
+def tasks_of_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worker tasks of one record, so that ``--jobs 2`` (``jobs=2``) on an input of two
+    records or more, run in this process, labels in worker processes: an input of one
+    task is labelled without them."""
+    monkeypatch.setattr("actparse.io.batch.TASK_SIZE", 1)

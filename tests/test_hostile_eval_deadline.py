@@ -128,6 +128,7 @@ def test_eval_bounds_a_catastrophic_user_rule(fixtures: CorpusFixtures, tmp_path
     assert took < LIMIT + SLACK
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("mode", ["keep", "stop"])
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_label_gives_the_same_record_the_same_bound(

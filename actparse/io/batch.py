@@ -5,10 +5,11 @@ input; a JSON list (Cocoa transcripts, CaSiNo) is loaded whole. A batch is label
 step at a time over all its records (read, tokenize, decide, write), which keeps each
 step's code and data warm in the CPU caches. With ``jobs > 1`` records go to worker
 processes in tasks of a few batches, two tasks in flight per worker, and come back in
-input order. Workers parse the JSON text themselves and, for a JSON line whose format keeps its
-acts in one field (the Craigslist HF export's ``dialogue_acts``, with actparse's own
-``actparse`` beside it), send back only the new fields, which the main process splices
-into the line it kept.
+input order; an input of one task or less is labelled in this process, as with
+``jobs=1``, since one task goes to one worker anyway. Workers parse the JSON text
+themselves and, for a JSON line whose format keeps its acts in one field (the Craigslist
+HF export's ``dialogue_acts``, with actparse's own ``actparse`` beside it), send back only
+the new fields, which the main process splices into the line it kept.
 
 With ``on_error="keep"`` every input record reaches the output: a record that cannot be
 labelled is written unchanged with an ``actparse_error`` field naming the file, the line
@@ -45,6 +46,7 @@ from actparse.io.labelling import (
     _label_batch,
     _label_task,
     encode_line,
+    pool_signals_held,
 )
 from actparse.io.memory import freed_memory_release
 from actparse.io.output import open_sink
@@ -64,7 +66,8 @@ __all__ = [
 ]
 
 #: Records per task sent to a worker process (labelled BATCH_SIZE at a time): enough to
-#: make the parent's share of the work (sending, receiving, waking up) small.
+#: make the parent's share of the work (sending, receiving, waking up) small. An input of
+#: one task or less is labelled in the parent, without workers.
 TASK_SIZE = 256
 #: Tasks in flight per worker: one being labelled, one waiting.
 IN_FLIGHT = 2
@@ -144,7 +147,9 @@ def label_items(
 ) -> Generator[Outcome, None, None]:
     """Label items in input order, in this process or in ``jobs`` worker processes.
 
-    ``coarse``: see :func:`~actparse.io.writers.write_record`.
+    Workers start only for an input of more than one task (:data:`TASK_SIZE` records);
+    the output is the same either way. ``coarse``: see
+    :func:`~actparse.io.writers.write_record`.
     """
     if on_error not in ("stop", "keep"):
         raise OptionError(f"on_error must be 'stop' or 'keep', got {on_error!r}")
@@ -157,14 +162,37 @@ def label_items(
             prepare()
     items_iter = iter(items)
     if jobs <= 1:
-        for batch in iter(lambda: list(itertools.islice(items_iter, BATCH_SIZE)), []):
-            yield from _completed(batch, _label_batch(batch, on_error))
+        yield from _in_process(items_iter, on_error)
         return
     tasks = iter(lambda: list(itertools.islice(items_iter, TASK_SIZE)), [])
+    # One task goes to one worker, so an input of one task gains no speed from a pool,
+    # only the pool's start and stop: it is labelled here instead, as with jobs=1.
+    first = list(itertools.islice(tasks, 2))
+    if len(first) < 2:
+        yield from _in_process(itertools.chain.from_iterable(first), on_error)
+        return
+    yield from _in_pool(itertools.chain(first, tasks), jobs, on_error, overrides or {}, coarse)
+
+
+def _in_process(items: Iterator[Item], on_error: str) -> Iterator[Outcome]:
+    """Label items in this process, :data:`BATCH_SIZE` at a time."""
+    for batch in iter(lambda: list(itertools.islice(items, BATCH_SIZE)), []):
+        yield from _completed(batch, _label_batch(batch, on_error))
+
+
+def _in_pool(
+    tasks: Iterator[list[Item]],
+    jobs: int,
+    on_error: str,
+    overrides: Mapping[str, registry.Parser],
+    coarse: bool,
+) -> Iterator[Outcome]:
+    """Label tasks in ``jobs`` worker processes, ``jobs * IN_FLIGHT`` tasks in flight."""
     # fork keeps the already loaded rules and lexicons: workers need no warm-up.
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     release_freed_memory = freed_memory_release()
-    pool = context.Pool(jobs, initializer=_init_pool_worker, initargs=(overrides or {}, coarse))
+    with pool_signals_held():
+        pool = context.Pool(jobs, initializer=_init_pool_worker, initargs=(overrides, coarse))
     # The pool replaces a worker that died, but the task it held is lost and its result
     # never comes: the workers started here are watched while the parent waits.
     workers = list(getattr(pool, "_pool", ()))

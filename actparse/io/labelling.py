@@ -15,7 +15,8 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from actparse import registry
@@ -203,6 +204,32 @@ def _init_worker(overrides: Mapping[str, registry.Parser], coarse: bool = False)
     _coarse[0] = coarse
 
 
+#: The signals a worker handles otherwise than the parent (:func:`_init_pool_worker`).
+_WORKER_SIGNALS = frozenset(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@contextmanager
+def pool_signals_held() -> Iterator[None]:
+    """Block the signals a worker resets while a pool forks its workers.
+
+    A forked worker runs the parent's handlers until its initializer replaces them; a
+    SIGTERM in between (the pool ended at once, the input failing to open) would unwind
+    the worker as the parent unwinds, printing a traceback. Blocked, it waits for the
+    worker's own handlers. The pool's threads, started here, keep the signals blocked,
+    so a worker they fork later to replace one is held the same way, and signals go to
+    the main thread, where Python runs its handlers anyway."""
+    if not hasattr(signal, "pthread_sigmask"):  # not POSIX: workers are spawned
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _WORKER_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _init_pool_worker(overrides: Mapping[str, registry.Parser], coarse: bool = False) -> None:
     """A worker process: its parsers, and the signals of a plain process.
 
@@ -217,6 +244,10 @@ def _init_pool_worker(overrides: Mapping[str, registry.Parser], coarse: bool = F
         # A signal ignored from the start (nohup) stays ignored here too.
         if sig is not None and callable(signal.getsignal(sig)):
             signal.signal(sig, signal.SIG_DFL)
+    # The pool forked this worker with these signals blocked (:func:`pool_signals_held`):
+    # one sent before now waited, and now meets the plain handlers set above.
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _WORKER_SIGNALS)
     _end_with_parent()
     _init_worker(overrides, coarse)
 

@@ -1,11 +1,14 @@
-"""Batch labelling: bad input with nothing lost, parallel order, gzip, Parquet and
-datasets.map giving the same acts as the JSON lines path."""
+"""Batch labelling: bad input with nothing lost, parallel order, workers only for an input
+of more than one task, gzip, Parquet and datasets.map giving the same acts as the JSON
+lines path."""
 
 from __future__ import annotations
 
 import gzip
 import json
+from multiprocessing.context import BaseContext
 from pathlib import Path
+from typing import Any
 
 import pytest
 from corpus_fixtures import CorpusFixtures
@@ -14,7 +17,7 @@ from typer.testing import CliRunner
 from actparse import label_batch
 from actparse.cli import app
 from actparse.corpora.craigslist.parser import default_parser
-from actparse.io.batch import iter_items, label_items
+from actparse.io.batch import TASK_SIZE, iter_items, label_items, label_path
 from actparse.io.memory import GC_THRESHOLD, fewer_collections, freed_memory_release
 from actparse.io.records import InputError, read_records
 
@@ -79,11 +82,88 @@ def test_parse_many_gives_what_parse_gives(fixtures: CorpusFixtures) -> None:
     assert parser.parse_many(dialogues) == [parser.parse(d) for d in dialogues]
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 def test_parallel_output_keeps_input_order(fixtures: CorpusFixtures) -> None:
     source = fixtures / "craigslist_validation_20.jsonl"
     one = [o.line for o in label_items(iter_items(source), jobs=1)]
     two = [o.line for o in label_items(iter_items(source), jobs=2)]
     assert one == two and len(one) == 20
+
+
+def _pools_started(monkeypatch: pytest.MonkeyPatch, *, refused: bool = False) -> list[int]:
+    """The worker counts of the pools started from now on (``refused``: none may start)."""
+    started: list[int] = []
+    start = BaseContext.Pool
+
+    def counted(self: BaseContext, processes: int, *args: Any, **kwargs: Any) -> Any:
+        if refused:
+            raise AssertionError("a worker pool was started")
+        started.append(processes)
+        return start(self, processes, *args, **kwargs)
+
+    monkeypatch.setattr(BaseContext, "Pool", counted)
+    return started
+
+
+def _labelled(source: Path, out: Path, jobs: int) -> bytes:
+    label_path(source, out, jobs=jobs, on_error="keep")
+    return out.read_bytes()
+
+
+@pytest.mark.parametrize("empty", [False, True], ids=["bad-records", "empty"])
+def test_an_input_of_one_task_is_labelled_without_workers(
+    empty: bool, bad_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = tmp_path / "empty.jsonl" if empty else bad_file
+    if empty:
+        source.write_text("")
+    one = _labelled(source, tmp_path / "one.jsonl", jobs=1)
+    _pools_started(monkeypatch, refused=True)
+    assert _labelled(source, tmp_path / "two.jsonl", jobs=2) == one
+
+
+def _hf_lines(fixtures: CorpusFixtures, count: int) -> list[str]:
+    """``count`` Craigslist HF lines (the fixture's, repeated): their new acts are spliced in."""
+    lines = _lines(fixtures)
+    return (lines * (count // len(lines) + 1))[:count]
+
+
+@pytest.fixture(scope="module")
+def two_tasks(fixtures: CorpusFixtures, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One task of HF lines, then a line not JSON: the second task, an error record."""
+    path = tmp_path_factory.mktemp("tasks") / "two-tasks.jsonl"
+    path.write_text("\n".join([*_hf_lines(fixtures, TASK_SIZE), "{not json"]) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def two_tasks_in_one_process(two_tasks: Path) -> bytes:
+    return _labelled(two_tasks, two_tasks.with_name("one.jsonl"), jobs=1)
+
+
+def test_an_input_of_more_than_one_task_is_labelled_by_workers(
+    two_tasks: Path,
+    two_tasks_in_one_process: bytes,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    started = _pools_started(monkeypatch)
+    assert _labelled(two_tasks, tmp_path / "two.jsonl", jobs=2) == two_tasks_in_one_process
+    assert started == [2]
+
+
+def test_an_input_of_exactly_one_task_is_labelled_without_workers(
+    fixtures: CorpusFixtures,
+    two_tasks_in_one_process: bytes,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    one_task = tmp_path / "one-task.jsonl"
+    one_task.write_text("\n".join(_hf_lines(fixtures, TASK_SIZE)) + "\n")
+    _pools_started(monkeypatch, refused=True)
+    labelled = _labelled(one_task, tmp_path / "two.jsonl", jobs=2)
+    # The same records, labelled as the first task of the two above.
+    assert labelled == b"".join(two_tasks_in_one_process.splitlines(keepends=True)[:TASK_SIZE])
 
 
 def test_gzip_in_and_out(fixtures: CorpusFixtures, tmp_path: Path) -> None:

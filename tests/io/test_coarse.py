@@ -31,6 +31,7 @@ def _coarse_by_dialogue(source: Path) -> list[list[str | None]]:
     return list(by_id.values())
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_hf_gets_a_coarse_list_in_actparse_and_nothing_else(
     fixtures: CorpusFixtures, tmp_path: Path, jobs: str

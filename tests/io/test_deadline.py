@@ -93,6 +93,7 @@ CORPORA = {
 }
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", [1, 2], ids=["in-process", "two-workers"])
 @pytest.mark.parametrize("how", ["python", "regex"], ids=["python-loop", "runaway-regex"])
 @pytest.mark.parametrize("corpus", sorted(CORPORA))
@@ -119,6 +120,7 @@ def test_keep_mode_gives_an_error_record_within_the_deadline(
     assert took < LIMIT + deadline.BATCH_DEADLINE + SLACK
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", [1, 2], ids=["in-process", "two-workers"])
 @pytest.mark.parametrize("corpus", sorted(CORPORA))
 def test_stop_mode_names_the_record_within_the_deadline(

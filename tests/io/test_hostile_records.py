@@ -156,6 +156,7 @@ def _run(*args: str) -> tuple[int, str]:
     return result.exit_code, " ".join(result.output.split())
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize(("name", "content", "line", "problem"), PARAMS)
 def test_keep_writes_the_record_as_an_error_and_labels_the_others(
@@ -173,6 +174,7 @@ def test_keep_writes_the_record_as_an_error_and_labels_the_others(
     assert re.match(rf"{path}:{line}[:;]", errors[0]), errors[0]
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize(("name", "content", "line", "problem"), PARAMS)
 def test_stop_names_file_and_line(
@@ -206,6 +208,7 @@ def test_eval_report_and_train_prices_name_file_and_line(
         assert re.search(rf"error: {path}:{line}[:;]", output), output
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_nesting_within_the_bound_survives_every_path(jobs: int, tmp_path: Path) -> None:
     """A CaSiNo dialogue with a field nested as deep as allowed goes to a worker (pickled),
@@ -268,6 +271,7 @@ def _turn_table(value: int) -> str:
     return _lines(*map(json.dumps, rows))
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_turn_table_turn_too_large_costs_its_dialogue_only(jobs: str, tmp_path: Path) -> None:
     path = _write(tmp_path, "t.jsonl", _turn_table(10**400))
@@ -303,6 +307,7 @@ def test_the_api_refuses_a_record_nested_too_deep() -> None:
         label_record({**record, "extra": deep})
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_convokit_folder_with_a_deep_and_a_long_utterance_line(jobs: str, tmp_path: Path) -> None:
     import shutil

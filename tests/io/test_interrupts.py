@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from corpus_fixtures import CorpusFixtures
 
+from actparse.io.batch import TASK_SIZE
+
 OLD = "old contents\n"
 #: Copies of the test split (838 dialogues each): long enough to be mid-run when signalled.
 COPIES = 30
@@ -138,7 +140,7 @@ def test_a_signal_ignored_at_the_start_stays_ignored(long_input: Path, tmp_path:
     "args",
     [
         ["label", "{craigslist}"],
-        ["label", "{craigslist}", "-j", "2"],
+        ["label", "{tasks}", "-j", "2"],  # more than one task: workers start
         ["label"],  # the bundled sample, as a table
         ["eval", "{craigslist}"],
         ["eval", "{craigslist}", "--json"],
@@ -146,8 +148,11 @@ def test_a_signal_ignored_at_the_start_stays_ignored(long_input: Path, tmp_path:
     ids=["label-json-lines", "label-jobs2", "label-sample-table", "eval-table", "eval-json"],
 )
 def test_a_pipe_closed_before_any_output_ends_every_command_quietly(
-    args: list[str], fixtures: CorpusFixtures
+    args: list[str], fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
+    craigslist = fixtures / "craigslist_validation_20.jsonl"
+    tasks = tmp_path / "tasks.jsonl"  # an input of one task is labelled without workers
+    tasks.write_bytes(craigslist.read_bytes() * (TASK_SIZE // 20 + 1))
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader is gone before the first write: always EPIPE
     try:
@@ -156,7 +161,7 @@ def test_a_pipe_closed_before_any_output_ends_every_command_quietly(
                 sys.executable,
                 "-m",
                 "actparse",
-                *(a.format(craigslist=fixtures / "craigslist_validation_20.jsonl") for a in args),
+                *(a.format(craigslist=craigslist, tasks=tasks) for a in args),
             ],
             stdin=subprocess.DEVNULL,  # not data: 'label' alone shows the sample
             stdout=write_end,
@@ -244,3 +249,23 @@ def test_workers_end_with_a_main_process_killed_by_sigkill(
     finally:
         if run.poll() is None or not _group_is_gone(run.pid):
             os.killpg(run.pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked on POSIX only")
+def test_a_sigterm_before_a_workers_own_handlers_waits_for_them() -> None:
+    """A worker forked with the run's handlers (a SIGTERM unwinds, with a traceback) holds
+    an early SIGTERM until its initializer has put the plain handlers in: it ends quietly,
+    killed by the signal, as a pool ended at once (the input failing to open) ends it."""
+    from actparse.cli_run import run
+    from actparse.io.labelling import _init_pool_worker, pool_signals_held
+
+    with run(), pool_signals_held():
+        pid = os.fork()
+        if pid == 0:  # the worker: nothing of it may return into pytest
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+                _init_pool_worker({})
+            finally:
+                os._exit(1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM

@@ -65,6 +65,7 @@ def _expected(tmp_path: Path, lines: list[str], name: str) -> list[dict]:
     return records
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("mode", ["keep", "stop"])
 @pytest.mark.parametrize("end", sorted(ENDS))
@@ -97,6 +98,7 @@ def test_old_mac_file_names_the_line_of_a_broken_dialogue(
     assert len(errors) == 1 and errors[0].startswith(f"{path}:3: no <output>"), errors
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("mode", ["keep", "stop"])
 def test_two_dialogues_on_one_line_is_an_error(
@@ -143,6 +145,7 @@ def _craigslist_lines(fixtures: CorpusFixtures) -> list[str]:
     return (fixtures / "craigslist_validation_20.jsonl").read_text(encoding="utf-8").splitlines()
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("mode", ["keep", "stop"])
 @pytest.mark.parametrize("end", sorted(set(ENDS) - JSON_TEXT))
@@ -174,6 +177,7 @@ def test_json_line_ends_a_string_may_hold_are_an_error_between_records(
         assert records[1]["actparse_error"].startswith(f"{path}:2: not valid JSON")
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("mode", ["keep", "stop"])
 def test_valid_json_lines_holding_line_ends_are_not_broken(

@@ -65,6 +65,7 @@ def _records(out: Path) -> list[dict]:
     return [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("at", [0, 1, 2])
 @pytest.mark.parametrize("kind", ["craigslist", "dealornodeal"])
@@ -85,6 +86,7 @@ def test_keep_writes_an_error_record_for_a_long_line_and_reads_on(
     assert records[at]["actparse_input"] == ""
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("kind", ["craigslist", "dealornodeal"])
 def test_stop_names_the_file_and_line_of_a_long_line(
@@ -146,6 +148,7 @@ def test_the_default_limit_is_the_documented_one() -> None:
     assert "64 MiB" in docs and "--max-line-bytes" in docs
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("mode", ["keep", "stop"])
 def test_a_long_line_ends_a_json_list_never_skipped(

@@ -20,6 +20,7 @@ from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
 from actparse.cli import app
+from actparse.io.batch import TASK_SIZE
 from actparse.io.output import OutputError, count_records, open_output
 
 runner = CliRunner()
@@ -246,8 +247,12 @@ def test_a_write_error_leaves_the_old_file_and_no_temporary(
 
     out = tmp_path / f"out{suffix}"
     out.write_text(OLD)
-    source = str(fixtures / SOURCE_NAME)
-    result = run_cli("label", source, "-o", str(out), "--jobs", jobs, preexec_fn=limit_file_size)
+    # More than one task's records: an input of one task is labelled without workers.
+    source = tmp_path / "in.jsonl"
+    source.write_bytes((fixtures / SOURCE_NAME).read_bytes() * (TASK_SIZE // 20 + 1))
+    result = run_cli(
+        "label", str(source), "-o", str(out), "--jobs", jobs, preexec_fn=limit_file_size
+    )
     assert result.returncode == 2
     assert f"out{suffix}: cannot write (file too large)" in result.stderr
     assert "Traceback" not in result.stderr

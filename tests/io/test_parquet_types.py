@@ -96,6 +96,7 @@ MODES = [
 ]
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize(("mode", "jobs"), MODES)
 def test_every_arrow_type_is_carried_to_a_parquet_output(
     mode: str, jobs: str, tmp_path: Path
@@ -118,6 +119,7 @@ def test_every_arrow_type_is_carried_to_a_parquet_output(
     assert all(row["intent"] for row in written.column("dialogue_acts").to_pylist())
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize(("mode", "jobs"), MODES)
 def test_every_arrow_type_is_written_to_json_by_its_rule(
     mode: str, jobs: str, tmp_path: Path
@@ -138,6 +140,7 @@ def test_every_arrow_type_is_written_to_json_by_its_rule(
     assert [r["dictionary"] for r in records] == ["a", "b", "a", "b", "a"]
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 def test_a_chat_turn_table_keeps_its_typed_columns(tmp_path: Path) -> None:
     rows = [
         {"dialogue_id": d, "speaker": s, "text": t, "turn": k}
@@ -166,6 +169,7 @@ def _out_of_range(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
 def test_keep_a_value_python_cannot_hold_costs_its_row_only(
@@ -183,6 +187,7 @@ def test_keep_a_value_python_cannot_hold_costs_its_row_only(
     assert str(errors[2]).startswith(f"{path}:3: column 'when'")
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_stop_a_value_python_cannot_hold_names_file_row_and_column(
     jobs: str, tmp_path: Path

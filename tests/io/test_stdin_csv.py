@@ -109,6 +109,7 @@ CASES = [
 ]
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("out", [None, "out.jsonl"], ids=["stdout", "to-file"])
 @pytest.mark.parametrize(("table", "args"), CASES)
 def test_label_of_a_piped_table_is_the_files_byte_for_byte(

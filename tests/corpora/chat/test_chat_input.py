@@ -143,6 +143,7 @@ def test_missing_dialogue_id_column_names_it(kind: str, tmp_path: Path) -> None:
         )
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("kind", KINDS)
 def test_items_that_do_not_parse(kind: str, tmp_path: Path) -> None:
     rows = _rows(("a", "xy"), ("b", "xyx"), r3={"items": "book=1"}, r4={"items": "book:three"})
@@ -154,6 +155,7 @@ def test_items_that_do_not_parse(kind: str, tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_listing_price_that_is_no_number(kind: str, tmp_path: Path) -> None:
     rows = _rows(("a", "xy"), ("b", "xy"), r1={"listing_price": "cheap"})
@@ -164,6 +166,7 @@ def test_a_listing_price_that_is_no_number(kind: str, tmp_path: Path) -> None:
     _stop_and_keep(path, tmp_path, message, [0, 1])
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("kind", KINDS)
 def test_rows_of_a_dialogue_not_adjacent(kind: str, tmp_path: Path) -> None:
     path = _write(tmp_path / f"t.{kind}", _rows(("a", "xy"), ("b", "xy"), ("a", "yx")))
@@ -174,6 +177,7 @@ def test_rows_of_a_dialogue_not_adjacent(kind: str, tmp_path: Path) -> None:
     _stop_and_keep(path, tmp_path, message, [4, 5])
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 def test_a_bad_turn_number_names_its_line(tmp_path: Path) -> None:
     rows = _rows(("a", "xy"), ("b", "x"), r1={"turn": "second"})
     path = _write(tmp_path / "t.csv", rows)

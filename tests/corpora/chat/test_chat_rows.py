@@ -172,6 +172,7 @@ def test_speakers_written_as_whole_floats_are_agent_numbers() -> None:
     assert [t["actparse"]["coarse"] for t in turns] == ["greet", "greet"]
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_csv_row_with_more_cells_than_the_header_is_kept_as_its_row(
     tmp_path: Path, jobs: str
@@ -211,6 +212,7 @@ def test_a_csv_table_in_a_file_of_another_name_is_told_where_csv_is_read(tmp_pat
     )
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_bad_row_inside_a_dialogue_spoils_the_dialogue_not_its_order(
     tmp_path: Path, jobs: str

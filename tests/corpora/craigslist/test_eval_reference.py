@@ -21,6 +21,7 @@ from corpus_fixtures import FIXTURES, CorpusFixtures
 
 import actparse
 from actparse.errors import InputError
+from actparse.io.batch import TASK_SIZE
 
 HF = "craigslist_validation_20.jsonl"
 COCOA = "craigslist_transcripts_20.json"
@@ -109,11 +110,15 @@ def test_label_keeps_a_record_with_a_malformed_reference_in_keep_mode(
     case: str, jobs: str, tmp_path: Path
 ) -> None:
     path = _write_hf(tmp_path / "refs.jsonl", HF_CASES[case][0])
+    # Good records after it, more than one task's: an input of one task is labelled
+    # without workers.
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write((FIXTURES / HF).read_text(encoding="utf-8") * (TASK_SIZE // 20 + 1))
     out = tmp_path / "out.jsonl"
     result = actparse_cli("label", str(path), "-o", str(out), "--on-error", "keep", "-j", jobs)
     assert "Traceback" not in result.stderr
     lines = [json.loads(line) for line in out.read_text().splitlines()]
-    assert len(lines) == 3
+    assert len(lines) == len(path.read_text().splitlines()) > TASK_SIZE
     assert f"refs.jsonl:{BAD}: dialogue_acts" in lines[BAD - 1]["actparse_error"]
     assert all("actparse_error" not in r for k, r in enumerate(lines) if k != BAD - 1)
 

@@ -48,6 +48,7 @@ def _check_cocoa(record: dict[str, Any], coarse: bool) -> None:
     assert all(len(values) == len(record["events"]) for values in added.values())
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("coarse", [False, True], ids=["plain", "coarse"])
 def test_label_keeps_cocoas_keys(

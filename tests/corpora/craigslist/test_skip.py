@@ -95,6 +95,7 @@ def _label(*args: str) -> tuple[list[dict[str, Any]], str]:
     return [json.loads(line) for line in result.stdout.splitlines()], result.stderr
 
 
+@pytest.mark.usefixtures("tasks_of_one")
 def test_label_skip_never_labels_the_fixture(fixtures: CorpusFixtures) -> None:
     default, said = _label(str(fixtures / HF), "--jobs", "1")
     assert "skipped by Cocoa's length rule" in said
