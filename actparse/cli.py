@@ -19,7 +19,7 @@ from rich.text import Text
 
 from actparse import __version__
 from actparse.api import evaluate_path, label_records
-from actparse.cli_exits import FAILED, TROUBLE
+from actparse.cli_exits import CLOSED_PIPE, FAILED, TROUBLE
 from actparse.cli_help import CONTEXT, Command, Group, epilog
 from actparse.cli_options import (
     AUTO_CORPUS,
@@ -53,7 +53,14 @@ from actparse.cli_options import (
     check_per_turn,
     check_sample,
 )
-from actparse.cli_run import StdoutConsole, report_bug, run, stdin_is_data
+from actparse.cli_run import (
+    StdoutConsole,
+    report_bug,
+    run,
+    stdin_is_data,
+    stdout_pipe,
+    stdout_pipe_closed,
+)
 from actparse.errors import ActparseError, OptionError
 from actparse.io.batch import Summary, label_path, usable_cpus
 from actparse.io.destination import Destination
@@ -473,8 +480,15 @@ def main() -> None:
     ``python -m actparse`` uses it too: the completion scripts typer writes name the program, so it
     is ``actparse`` either way. A bug exits with 2 rather than Python's 1, which says "below the
     floor" here: its traceback, and where to report it (:func:`~actparse.cli_run.report_bug`)."""
+    pipe = stdout_pipe()
     try:
         app(prog_name="actparse")
+    except SystemExit as end:
+        # What click and rich print before a command runs (--help, --version) meets a
+        # closed pipe outside run(), and they end with 1: a closed pipe's status is 141.
+        if end.code == 1 and stdout_pipe_closed(pipe):
+            raise SystemExit(CLOSED_PIPE) from None
+        raise
     except Exception as bug:
         report_bug(bug)
         raise SystemExit(TROUBLE) from None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import _thread
 import io
 import os
+import select
 import signal
 import stat
 import sys
@@ -107,6 +108,10 @@ class _Unwinder:
                 sys.unraisablehook = self.hook
 
 
+#: Set once a command's :func:`run` begins: its exit status is the command's from then on.
+_began = threading.Event()
+
+
 @contextmanager
 def run() -> Iterator[None]:
     """What every command shares: a clean end on a signal or a closed pipe.
@@ -122,6 +127,7 @@ def run() -> Iterator[None]:
     ``cat`` or ``yes`` end with there, so ``set -o pipefail`` still sees the output
     was cut short.
     """
+    _began.set()
     unwinder = _Unwinder()
     unwinder.install()
     try:
@@ -157,6 +163,40 @@ def silence_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError, io.UnsupportedOperation):  # no file descriptor (tests)
         pass
+
+
+def stdout_pipe() -> tuple[int, int] | None:
+    """Standard output's pipe (device and inode), ``None`` when it is not a pipe."""
+    try:
+        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else -1
+        found = os.fstat(fd) if fd >= 0 else None
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return None  # no descriptor (a test's stream)
+    if found is None or not stat.S_ISFIFO(found.st_mode):
+        return None
+    return found.st_dev, found.st_ino
+
+
+def stdout_pipe_closed(pipe: tuple[int, int] | None) -> bool:
+    """Whether ``pipe``, standard output's at the start, lost its reader before a command ran.
+
+    Only what is printed before a command's :func:`run` (``--help | head -1``) is asked
+    about: ``eval`` below its floor ends with 1 even if its reader has gone since.
+
+    Asked of the descriptor, never by writing. The pipe is closed when polling it says
+    so, or when standard output is no longer that pipe: rich, meeting the closed pipe
+    while it prints help, points the descriptor at ``/dev/null`` (as
+    :func:`silence_stdout` does) before it exits."""
+    if pipe is None or _began.is_set():  # a command's run() said how it ended
+        return False
+    if stdout_pipe() != pipe:
+        return True
+    try:
+        poll = select.poll()
+        poll.register(sys.__stdout__.fileno(), select.POLLOUT)  # type: ignore[union-attr]
+        return any(events & select.POLLERR for _, events in poll.poll(0))
+    except (OSError, ValueError, AttributeError):  # no poll (not POSIX)
+        return False
 
 
 def stdin_is_data() -> bool:

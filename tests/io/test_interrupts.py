@@ -144,8 +144,20 @@ def test_a_signal_ignored_at_the_start_stays_ignored(long_input: Path, tmp_path:
         ["label"],  # the bundled sample, as a table
         ["eval", "{craigslist}"],
         ["eval", "{craigslist}", "--json"],
+        ["--help"],  # printed by click before any command runs
+        ["label", "--help"],
+        ["--version"],
     ],
-    ids=["label-json-lines", "label-jobs2", "label-sample-table", "eval-table", "eval-json"],
+    ids=[
+        "label-json-lines",
+        "label-jobs2",
+        "label-sample-table",
+        "eval-table",
+        "eval-json",
+        "help",
+        "command-help",
+        "version",
+    ],
 )
 def test_a_pipe_closed_before_any_output_ends_every_command_quietly(
     args: list[str], fixtures: CorpusFixtures, tmp_path: Path
