@@ -50,3 +50,13 @@ def test_price_mentions_keep_surface_and_value(fixtures: CorpusFixtures) -> None
     acts = actparse.parse_dialogue(_records(fixtures)[0])
     mention = next(m for a in acts for m in a.mentions)
     assert mention.surface == "$243" and mention.value == 243.0
+
+
+def test_a_parser_of_another_corpus_is_refused_by_name(fixtures: CorpusFixtures) -> None:
+    """The mix-up is named, not a coarse map's missing intents."""
+    record = _records(fixtures)[0]
+    with pytest.raises(actparse.ActparseError, match=r"a dealornodeal parser .* craigslist"):
+        actparse.parse_dialogue(record, actparse.DealOrNoDealParser())
+    assert len(actparse.parse_dialogue(record, actparse.CraigslistParser())) == len(
+        actparse.parse_dialogue(record)
+    )

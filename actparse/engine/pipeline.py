@@ -16,6 +16,7 @@ from typing import Any
 
 from actparse import registry
 from actparse.engine.acts import ActSpace, CoarseMap, load_act_space
+from actparse.errors import OptionError
 from actparse.models import Act, Dialogue
 
 __all__ = ["BatchPipeline", "Pipeline", "pipeline", "pipelines"]
@@ -110,6 +111,14 @@ def pipeline(
 def _build(parser: registry.Parser, corpus: str, space: ActSpace | None) -> Pipeline:
     if isinstance(parser, Pipeline):
         parser = parser.parser
+    # A parser of another corpus would emit intents this corpus' coarse map does not know,
+    # and the error would name the map's file, not the mix-up.
+    own = getattr(parser, "corpus", corpus)
+    if isinstance(own, str) and own != corpus:
+        raise OptionError(
+            f"a {own} parser ({type(parser).__name__}) was given a {corpus} dialogue; "
+            f"pass the {corpus} parser (actparse.parser_for({corpus!r})), or none"
+        )
     kind = BatchPipeline if hasattr(parser, "parse_many") else Pipeline
     return kind(parser, corpus, space)
 
