@@ -112,6 +112,47 @@ def test_train_prices(fixtures: CorpusFixtures, tmp_path: Path) -> None:
     assert doc["left"] and doc["right"]
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(
+            ["{empty}"], "no left or right price contexts learned from 0 messages", id="no-messages"
+        ),
+        pytest.param(
+            ["{dealornodeal}"],
+            "no left or right price contexts learned from",
+            id="no-dollar-prices",
+        ),
+        pytest.param(
+            ["{transcripts}", "--folds", "3"], "--folds needs --calibrate", id="folds-alone"
+        ),
+        pytest.param(
+            ["{transcripts}", "--calibrate", "{transcripts}"],
+            "no reference acts to calibrate on",
+            id="calibrate-on-no-acts",
+        ),
+    ],
+)
+def test_train_prices_refuses_what_would_learn_nothing(
+    args: list[str], message: str, fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
+    """A lexicon ``label --lexicon`` would refuse, or a calibration of nothing, is an error
+    at training, and nothing is written."""
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    paths = {
+        "empty": empty,
+        "dealornodeal": fixtures / "dealornodeal_val_20.txt",
+        "transcripts": fixtures / "craigslist_transcripts_20.json",
+    }
+    out = tmp_path / "lex.json"
+    given = [a.format(**paths) for a in args]
+    result = runner.invoke(app, ["train-prices", *given, "-o", str(out)])
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert not out.exists()
+
+
 def test_label_and_eval_mutualfriends(fixtures: CorpusFixtures) -> None:
     source = fixtures / "mutualfriends_card_sample.jsonl"
     result = runner.invoke(app, ["label", str(source)])

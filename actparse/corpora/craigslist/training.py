@@ -22,7 +22,7 @@ from actparse.corpora.craigslist.calibrate import (
 from actparse.corpora.craigslist.evaluate import CraigslistReport, evaluate
 from actparse.corpora.craigslist.lexicon import PriceLexicon, train_lexicon
 from actparse.corpora.craigslist.parser import CraigslistParser
-from actparse.errors import OptionError
+from actparse.errors import InputError, NothingToScore, OptionError
 from actparse.io.records import Record, read_records
 from actparse.io.timed import each_in_time
 
@@ -125,6 +125,8 @@ def train_prices(
     Never train on the data you evaluate on: the figures of the calibration file are
     in-sample; the cross-validation is the held-out estimate.
     """
+    if folds and calibrate_on is None:
+        raise OptionError("folds cross-validate a calibration: --folds needs --calibrate")
     texts = [
         t.text
         for path in inputs
@@ -133,10 +135,12 @@ def train_prices(
         if t.is_message
     ]
     lexicon = train_lexicon(texts, inputs, note=note)
+    _check_learned(lexicon, inputs, len(texts))
     if calibrate_on is None:
         return Training(lexicon)
     stats = context_stats(texts)
     references = list(read_records(calibrate_on, fmt))
+    _check_references(references, calibrate_on)
     with each_in_time(references) as timed:  # label's deadline, per record
         evidence = collect_evidence(timed)
     calibration = calibrate(
@@ -150,3 +154,32 @@ def train_prices(
     if folds:
         cv = cross_validate(references, lexicon, folds=folds, stats=stats, min_support=min_support)
     return Training(calibration.lexicon, calibration, cv)
+
+
+def _check_learned(lexicon: PriceLexicon, inputs: Sequence[str | Path], messages: int) -> None:
+    """Refuse a lexicon with a side of no contexts, which ``label --lexicon`` would refuse.
+
+    Written, it would fail only when used, far from the training that made it."""
+    empty = [side for side in ("left", "right") if not getattr(lexicon, side)]
+    if empty:
+        names = ", ".join(str(p) for p in inputs)
+        raise InputError(
+            f"{names}: no {' or '.join(empty)} price contexts learned from {messages} "
+            "messages: train-prices learns the words around prices written with '$' "
+            "(Craigslist-style messages), and a lexicon needs some on each side"
+        )
+
+
+def _check_references(references: Sequence[Record], path: str | Path) -> None:
+    """Refuse a calibration file without reference acts: nothing would be calibrated."""
+    if not any(_has_acts(record) for record in references):
+        raise NothingToScore(
+            f"{path}: no reference acts to calibrate on (HF records need dialogue_acts; "
+            "Cocoa events need metadata)"
+        )
+
+
+def _has_acts(record: Record) -> bool:
+    """Whether a record carries reference acts (the HF test split's are all empty)."""
+    reference = record.dialogue().reference
+    return reference is not None and any(act.intent for act in reference)
