@@ -60,3 +60,22 @@ def test_a_parser_of_another_corpus_is_refused_by_name(fixtures: CorpusFixtures)
     assert len(actparse.parse_dialogue(record, actparse.CraigslistParser())) == len(
         actparse.parse_dialogue(record)
     )
+
+
+@pytest.mark.parametrize(
+    ("corpus_file", "field"),
+    [
+        pytest.param("craigslist_validation_20.jsonl", "actparse", id="craigslist-actparse"),
+        pytest.param("casino_20.json", "acts", id="casino-acts"),
+    ],
+)
+def test_a_field_of_the_inputs_own_is_never_overwritten(
+    fixtures: CorpusFixtures, corpus_file: str, field: str
+) -> None:
+    """Where actparse writes a field the input already has, the input's own data is an
+    error naming the field; a record actparse labelled before is labelled again."""
+    record = next(iter(actparse.read_records(fixtures / corpus_file)))
+    labelled = actparse.label_record(record.raw)
+    assert actparse.label_record(labelled) == labelled
+    with pytest.raises(actparse.InputError, match=f"field '{field}' is the input's own"):
+        actparse.label_record({**record.raw, field: "my own annotation"})

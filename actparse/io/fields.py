@@ -14,8 +14,10 @@ from actparse.errors import InputError
 from actparse.io.messages import describe, json_kind
 
 __all__ = [
+    "acts_written_before",
     "agent_index",
     "count_field",
+    "field_to_write",
     "list_field",
     "number_or_none",
     "record_reader",
@@ -147,3 +149,22 @@ def _digits(value: int) -> str:
         return str(len(str(abs(value))))
     except ValueError:
         return "more than 4,300"
+
+
+def acts_written_before(value: Any) -> bool:
+    """Whether a field's value is a list of acts as actparse writes them (each with an intent)."""
+    return isinstance(value, list) and all(isinstance(a, dict) and "intent" in a for a in value)
+
+
+def field_to_write(raw: Mapping[str, Any], key: str, ours: Callable[[Any], bool]) -> None:
+    """Refuse a record whose ``key``, a field actparse writes, holds data of the input's own.
+
+    A record labelled before has the field in actparse's shape (``ours``), and is labelled
+    again; any other value would be overwritten without a word. A turn table refuses such
+    a column the same way."""
+    value = raw.get(key)
+    if value is not None and not ours(value):
+        raise InputError(
+            f"field {key!r} is the input's own ({describe(value)}), and actparse writes its "
+            "acts there: rename it to keep it"
+        )

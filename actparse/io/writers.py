@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from actparse import registry
+from actparse.io.fields import acts_written_before, field_to_write
 from actparse.models import Act, Dialogue
 
 __all__ = ["write_acts", "write_record"]
@@ -44,5 +45,6 @@ def write_acts(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> 
             event["metadata"] = act.to_dict()
         out["events"] = events
         return out
+    field_to_write(raw, "acts", acts_written_before)
     out["acts"] = [act.to_dict() for act in acts]
     return out

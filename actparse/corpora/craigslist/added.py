@@ -19,10 +19,15 @@ from typing import Any
 
 from actparse.models import Act
 
-__all__ = ["ACTPARSE_FIELD", "actparse_field"]
+__all__ = ["ACTPARSE_FIELD", "actparse_field", "written_before"]
 
 #: The top-level field of actparse's own per-turn lists.
 ACTPARSE_FIELD = "actparse"
+
+
+def written_before(value: Any) -> bool:
+    """Whether a record's ``actparse`` field is one actparse wrote (labelled again, replaced)."""
+    return isinstance(value, dict) and "no_act" in value
 
 
 def actparse_field(acts: Sequence[Act], *, coarse: bool = False) -> dict[str, list[Any]]:

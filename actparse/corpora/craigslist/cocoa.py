@@ -16,11 +16,18 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from actparse.corpora.craigslist.added import ACTPARSE_FIELD, actparse_field
+from actparse.corpora.craigslist.added import ACTPARSE_FIELD, actparse_field, written_before
 from actparse.corpora.craigslist.parser import ACTIONS, CORPUS
 from actparse.corpora.craigslist.reference import reference_intent, reference_price
 from actparse.errors import InputError
-from actparse.io.fields import agent_index, list_field, number_or_none, record_reader, text_field
+from actparse.io.fields import (
+    agent_index,
+    field_to_write,
+    list_field,
+    number_or_none,
+    record_reader,
+    text_field,
+)
 from actparse.io.messages import json_kind
 from actparse.models import Act, Dialogue, Listing, Party, ReferenceAct, Turn
 
@@ -121,6 +128,7 @@ def write_cocoa(
     for event, act in zip(events, acts):
         event["metadata"] = _metadata(act, dialogue)
     out["events"] = events
+    field_to_write(raw, ACTPARSE_FIELD, written_before)
     out[ACTPARSE_FIELD] = actparse_field(acts, coarse=coarse)
     return out
 

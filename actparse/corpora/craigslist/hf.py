@@ -18,11 +18,12 @@ import struct
 from collections.abc import Sequence
 from typing import Any
 
-from actparse.corpora.craigslist.added import ACTPARSE_FIELD, actparse_field
+from actparse.corpora.craigslist.added import ACTPARSE_FIELD, actparse_field, written_before
 from actparse.corpora.craigslist.parser import ACTIONS, CORPUS
 from actparse.corpora.craigslist.reference import hf_reference
 from actparse.io.fields import (
     agent_index,
+    field_to_write,
     list_field,
     number_or_none,
     record_reader,
@@ -154,6 +155,7 @@ def write_hf(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]) -> di
     kept."""
     out = dict(raw)
     out["dialogue_acts"] = hf_acts(acts)
+    field_to_write(raw, ACTPARSE_FIELD, written_before)
     out[ACTPARSE_FIELD] = actparse_field(acts)
     return out
 
@@ -164,5 +166,6 @@ def write_hf_coarse(raw: dict[str, Any], dialogue: Dialogue, acts: Sequence[Act]
     ``dialogue_acts`` is as :func:`write_hf` writes it."""
     out = dict(raw)
     out["dialogue_acts"] = hf_acts(acts)
+    field_to_write(raw, ACTPARSE_FIELD, written_before)
     out[ACTPARSE_FIELD] = actparse_field(acts, coarse=True)
     return out

@@ -14,6 +14,7 @@ from typing import Any
 
 from actparse.corpora.mutualfriends.linker import FriendLists, selected_friend
 from actparse.corpora.mutualfriends.reader import is_hf_export
+from actparse.io.fields import acts_written_before, field_to_write
 from actparse.models import Act, Dialogue
 
 __all__ = ["act_records", "write_mutualfriends"]
@@ -59,6 +60,7 @@ def write_mutualfriends(
     records = act_records(dialogue, acts)
     out = dict(raw)
     if is_hf_export(raw):
+        field_to_write(raw, "acts", acts_written_before)
         out["acts"] = records
     else:
         events = []
