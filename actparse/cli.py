@@ -310,8 +310,8 @@ def eval_command(
 ) -> None:
     """Compare our acts with the reference annotations in INPUT.
 
-    Craigslist: turns are scored in the dialogues the reference parsed; prices compare
-    after rounding ours to float32 (tolerance 1e-6); message_* figures count chat
+    Craigslist: turns are scored in the dialogues the reference parsed; prices are equal
+    when they are the same float32 (the HF export's storage); message_* figures count chat
     messages only. Deal or No Deal and CaSiNo: the text's final deal before the formal
     deal against the final split (the proposal the tracked deal stands on, or with
     --final-split learned, the default, the division the item values favour), by

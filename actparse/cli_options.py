@@ -268,7 +268,15 @@ MinAgreementOpt = Annotated[
         max=1.0,
     ),
 ]
-WorstOpt = Annotated[int, typer.Option("--worst", help="How many of the worst dialogues to show.")]
+WorstOpt = Annotated[
+    int,
+    typer.Option(
+        "--worst",
+        # A negative count would slice from the end: all but the last N dialogues.
+        min=0,
+        help="How many of the worst dialogues to show (0: the tables only).",
+    ),
+]
 CorpusOpt = Annotated[
     CorpusName,
     typer.Option(help="Which corpus INPUT holds; 'auto' tells from its records."),

@@ -1,6 +1,6 @@
 """The command line as people expect one: an error for nothing to score or the wrong
 corpus, summaries that speak of the corpus at hand, shell completion, the Python
-options (--rules, --strategies, --acts), and --jobs under a CPU mask."""
+options (--rules, --strategies, --acts), counts out of range, and --jobs under a CPU mask."""
 
 from __future__ import annotations
 
@@ -84,6 +84,48 @@ def test_a_wrong_corpus_is_a_one_line_error(fixtures: CorpusFixtures) -> None:
     for corpus in ("casino", "dealornodeal", "mutualfriends"):
         error = _one_line_error(runner.invoke(app, ["eval", source, "--corpus", corpus]))
         assert "the records are CraigslistBargains (format hf)" in error
+
+
+#: Integer options given a count that would mean something odd, and the option named in the
+#: usage error: a negative --worst sliced from the end (all but the last N dialogues).
+COUNT_CASES = {
+    "eval-worst-negative": (["eval", "{hf}", "--worst", "-1"], "--worst"),
+    "label-jobs-zero": (["label", "{hf}", "--jobs", "0"], "--jobs"),
+    "label-jobs-negative": (["label", "{hf}", "--jobs", "-1"], "--jobs"),
+    "eval-max-line-bytes-zero": (["eval", "{hf}", "--max-line-bytes", "0"], "--max-line-bytes"),
+    "train-folds-negative": (
+        ["train-prices", "{cocoa}", "-o", "{out}", "--folds", "-1"],
+        "--folds",
+    ),
+    "train-min-support-zero": (
+        ["train-prices", "{cocoa}", "-o", "{out}", "--min-support", "0"],
+        "--min-support",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(COUNT_CASES), ids=list(COUNT_CASES))
+def test_a_count_out_of_range_is_a_usage_error(
+    case: str, fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
+    args, option = COUNT_CASES[case]
+    places = {
+        "hf": fixtures / "craigslist_validation_20.jsonl",
+        "cocoa": fixtures / "craigslist_transcripts_20.json",
+        "out": tmp_path / "lexicon.json",
+    }
+    result = runner.invoke(app, [a.format(**places) for a in args])
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for '{option}'" in result.output
+    assert not (tmp_path / "lexicon.json").exists()
+
+
+def test_worst_0_shows_the_tables_only(fixtures: CorpusFixtures) -> None:
+    path = str(fixtures / "casino_20.json")
+    shown = {n: runner.invoke(app, ["eval", path, "--worst", n]) for n in ("0", "1")}
+    assert all(r.exit_code == 0 for r in shown.values())
+    assert "casino_20.json:" in shown["1"].stdout
+    assert "casino_20.json:" not in shown["0"].stdout
 
 
 # --- label --------------------------------------------------------------------------

@@ -37,8 +37,8 @@ from typing import Any
 
 import regex
 
-from actparse.corpora.craigslist.evaluate import PRICE_TOLERANCE
-from actparse.corpora.craigslist.hf import NO_PRICE, float32, shortest_float32
+from actparse.corpora.craigslist.evaluate import same_price
+from actparse.corpora.craigslist.hf import shortest_float32
 from actparse.corpora.craigslist.lexicon import PriceLexicon, describe_source
 from actparse.corpora.craigslist.linking import ListingContext, bare_numbers, find_prices
 from actparse.corpora.craigslist.numbers import END, START
@@ -106,10 +106,8 @@ class DialogueEvidence:
 
 
 def _same_act(act: Act, ref: ReferenceAct) -> bool:
-    # As the Craigslist evaluation scores: the export's conventions, float32 prices.
-    ours = float32(act.price) if act.price else NO_PRICE
-    theirs = ref.price if ref.price is not None else NO_PRICE
-    return (act.intent or "") == ref.intent and abs(ours - theirs) <= PRICE_TOLERANCE
+    # As the Craigslist evaluation scores, so that calibrating on a labelled file agrees.
+    return (act.intent or "") == ref.intent and same_price(act, ref)
 
 
 def _closed(subset: Sequence[int], pairs: Sequence[Pair]) -> bool:

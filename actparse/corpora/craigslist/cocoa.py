@@ -77,9 +77,11 @@ def dialogue_from_cocoa(raw: dict[str, Any]) -> Dialogue:
             turns.append(Turn(index, agent, action))
         else:
             raise ValueError(f"event {index}: unknown action {action!r}")
-        act = _event_reference(event.get("metadata"), f"event {index} metadata")
-        has_reference = has_reference or bool(act.intent)
-        reference.append(act)
+        reference.append(_event_reference(event.get("metadata"), f"event {index} metadata"))
+        # The key, not its value, says the dialogue carries a reference: Cocoa (and our
+        # output) writes metadata null on every event of a dialogue its length rule skipped,
+        # which eval scores as a skip; a transcript as collected has no metadata at all.
+        has_reference = has_reference or "metadata" in event
     return Dialogue(
         turns=tuple(turns),
         parties=(parties[0], parties[1]),

@@ -1,9 +1,9 @@
 """Regression check: compare our acts with the reference acts an input carries.
 
 Scoring follows the HuggingFace export's conventions: a turn has intent ``''`` and price
-``-1`` when it has no act; prices compare after rounding ours to float32 (the export's
-storage), within 1e-6. Turns are scored only in dialogues the reference did not skip;
-``message_*`` figures count only chat messages (non-empty utterances).
+``-1`` when it has no act; prices are equal when they are the same float32, the export's
+storage (:func:`same_price`). Turns are scored only in dialogues the reference did not
+skip; ``message_*`` figures count only chat messages (non-empty utterances).
 """
 
 from __future__ import annotations
@@ -23,23 +23,30 @@ from actparse.registry import Parser
 from actparse.reports import Miss, MissTurn, Report, Table, share
 
 __all__ = [
-    "PRICE_TOLERANCE",
     "CraigslistReport",
     "DialogueResult",
     "TurnResult",
     "evaluate",
+    "same_price",
 ]
 
-PRICE_TOLERANCE = 1e-6
 
+def same_price(act: Act, ref: ReferenceAct) -> bool:
+    """Whether our act's price is the reference's, both rounded to float32.
 
-def _our_price(act: Act) -> float:
+    The reference price comes as a float32 value (the HF export's JSON lines and Parquet
+    files, which stored prices as float32: 79.99 is 79.98999786376953 there) or as the
+    double typed (actparse's own output read back, JSON or Parquet, and Cocoa's
+    transcripts: 79.99). Ours is always the double typed. Rounding both to float32 puts
+    every pair at the export's precision: a float32 value rounds to itself, a double to
+    the float32 the export would have stored. A fixed tolerance cannot do this, as the
+    float32 error grows with the price (2e-6 at 79.99, 1e-5 at 1499.99); equal float32s
+    need no chosen number, and still tell apart every two prices the export told apart.
+    """
     # The export wrote a missing or falsy price (0 included) as -1.
-    return float32(act.price) if act.price else NO_PRICE
-
-
-def _ref_price(ref: ReferenceAct) -> float:
-    return ref.price if ref.price is not None else NO_PRICE
+    ours = act.price if act.price else NO_PRICE
+    theirs = ref.price if ref.price is not None else NO_PRICE
+    return float32(ours) == float32(theirs)
 
 
 @dataclass(frozen=True)
@@ -243,7 +250,7 @@ def score_dialogue(
     first_bad: int | None = None
     for turn, act, ref in zip(dialogue.turns, acts, reference):
         intent_ok = (act.intent or "") == ref.intent
-        price_ok = abs(_our_price(act) - _ref_price(ref)) <= PRICE_TOLERANCE
+        price_ok = same_price(act, ref)
         result = TurnResult(
             turn.index, turn.agent, turn.text, turn.is_message, act, ref, intent_ok, price_ok
         )
