@@ -71,7 +71,11 @@ _ENDING = (("SIGINT", 2), ("SIGTERM", 15), ("SIGHUP", 1))
 
 #: The exit statuses, in the order the help lists them.
 EXIT_STATUSES: tuple[ExitStatus, ...] = (
-    ExitStatus(str(OK), "done (`eval --min-agreement`: the headline figure is at or above it)"),
+    ExitStatus(
+        str(OK),
+        "done",
+        per_command=(("eval", "with `--min-agreement`, the headline figure is at or above it"),),
+    ),
     ExitStatus(
         str(FAILED),
         "the run finished, but its result fails what was asked",
