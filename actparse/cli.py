@@ -50,13 +50,14 @@ from actparse.cli_options import (
     StrategiesOpt,
     WorstOpt,
     check_csv_raw,
+    check_output,
     check_per_turn,
     check_sample,
 )
 from actparse.cli_run import StdoutConsole, report_bug, run, stdin_is_data
 from actparse.errors import ActparseError, OptionError
 from actparse.io.batch import Summary, label_path, usable_cpus
-from actparse.io.destination import Destination
+from actparse.io.folders import is_folder
 from actparse.io.lines import MAX_LINE_BYTES, line_limit
 from actparse.io.messages import describe
 from actparse.io.output import count_records, to_stdout
@@ -192,6 +193,10 @@ def label(
                 _show_sample(overrides)
                 return
             check_csv_raw(csv_raw, per_turn, output)
+            if not is_folder(input):  # a folder's output is a new folder: no file it reads
+                check_output(
+                    output, [input], lexicon=lexicon, rules=rules, acts=acts, strategies=strategies
+                )
             if per_turn:
                 check_per_turn(ctx, on_error, coarse, jobs)
                 counts = label_table(
@@ -374,6 +379,7 @@ def report(
 
     with run(), line_limit(max_line_bytes):
         try:
+            check_output(output, inputs, lexicon=lexicon)
             parsers: dict[str, Parser] = {}
             # Each input's corpus (they may be of several), with --final-split for it.
             for path in [None, *(inputs if final_split is FinalSplit.rules else ())]:
@@ -434,7 +440,7 @@ def train_prices(
     sources = [*inputs, *([calibrate_on] if calibrate_on else [])]
     with run(), line_limit(max_line_bytes):
         try:
-            Destination(output, sources)  # refused before training, not after
+            check_output(output, inputs, calibrate=calibrate_on)  # before training
             training = train(
                 inputs,
                 fmt=fmt.value,

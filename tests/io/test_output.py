@@ -23,6 +23,7 @@ from actparse.cli import app
 from actparse.io.output import OutputError, count_records, open_output
 
 runner = CliRunner()
+RULES = Path(__file__).resolve().parents[2] / "rules"
 SOURCE_NAME = "craigslist_validation_20.jsonl"
 OLD = "old contents\n"
 
@@ -155,6 +156,23 @@ def test_a_missing_folder_is_named(source: Path, tmp_path: Path) -> None:
     assert "does not exist" in result.output and "Errno" not in result.output
 
 
+#: The prefix of a corpus fixture's name in a command of the tables below.
+FIXTURE = "FIXTURE:"
+
+
+def _file(name: str, fixtures: CorpusFixtures) -> Path:
+    """``FIXTURE:NAME``: a corpus fixture; another name: a file of ``rules/``."""
+    return fixtures / name.removeprefix(FIXTURE) if name.startswith(FIXTURE) else RULES / name
+
+
+def _arguments(command: list[str], source: Path, fixtures: CorpusFixtures) -> list[str]:
+    """A command of the tables below as given: ``SOURCE`` and the fixtures made paths."""
+    return [
+        str(source) if a == "SOURCE" else str(_file(a, fixtures)) if a.startswith(FIXTURE) else a
+        for a in command
+    ]
+
+
 def test_train_prices_refuses_to_write_over_its_input(
     fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
@@ -165,6 +183,66 @@ def test_train_prices_refuses_to_write_over_its_input(
     assert result.exit_code == 2
     assert "is the input file" in result.output
     assert transcripts.read_bytes() == before
+
+
+#: A command with an option that names a file the run reads (``FILE``), from ``rules/``
+#: (``FIXTURE:``: a corpus fixture), written over by ``-o FILE``: each is refused.
+OPTION_FILES = {
+    "label-rules": (["label", "SOURCE", "--rules"], "craigslist/tags.yaml"),
+    "label-lexicon": (["label", "SOURCE", "--lexicon"], "craigslist/price_lexicon.json"),
+    "label-acts": (["label", "SOURCE", "--acts"], "acts.yaml"),
+    "label-strategies": (["label", "SOURCE", "--strategies"], "strategies.yaml"),
+    "label-per-turn-rules": (["label", "SOURCE", "--per-turn", "--rules"], "craigslist/tags.yaml"),
+    "report-lexicon": (["report", "SOURCE", "--lexicon"], "craigslist/price_lexicon.json"),
+    "train-prices-calibrate": (
+        ["train-prices", "FIXTURE:craigslist_transcripts_20.json", "--calibrate"],
+        f"FIXTURE:{SOURCE_NAME}",
+    ),
+}
+
+
+def _option_run(
+    case: str, source: Path, tmp_path: Path, fixtures: CorpusFixtures
+) -> tuple[list[str], Path]:
+    """The command of an :data:`OPTION_FILES` case, and a copy of the file its option names."""
+    command, read = OPTION_FILES[case]
+    read_file = tmp_path / f"mine-{Path(read).name}"
+    read_file.write_bytes(_file(read, fixtures).read_bytes())
+    args = _arguments(command, source, fixtures)
+    return [*args, str(read_file)], read_file
+
+
+@pytest.mark.parametrize("case", list(OPTION_FILES), ids=list(OPTION_FILES))
+def test_a_file_an_option_names_is_refused_as_the_output(
+    case: str, source: Path, tmp_path: Path, fixtures: CorpusFixtures
+) -> None:
+    """A rule file, lexicon, act space, strategy file or --calibrate file is read by the
+    run: -o naming it would replace it with the output (exit 0, no word, before)."""
+    args, read_file = _option_run(case, source, tmp_path, fixtures)
+    before = read_file.read_bytes()
+    result = runner.invoke(app, [*args, "-o", str(read_file)])
+    assert result.exit_code == 2, result.output
+    option = args[-2]
+    assert f"{read_file}: is the {option} file {read_file};" in result.output
+    assert "Traceback" not in result.output
+    assert read_file.read_bytes() == before
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    "make",
+    [_a_symlink_to_the_input, _a_hard_link_to_the_input, _the_input_by_another_path],
+    ids=["symlink-to-rules", "hard-link-to-rules", "other-spelling"],
+)
+def test_a_rule_file_is_refused_as_the_output_by_any_name(
+    make: Callable[[Path, Path], Path], source: Path, tmp_path: Path, fixtures: CorpusFixtures
+) -> None:
+    args, read_file = _option_run("label-rules", source, tmp_path, fixtures)
+    before = read_file.read_bytes()
+    result = runner.invoke(app, [*args, "-o", str(make(tmp_path, read_file))])
+    assert result.exit_code == 2, result.output
+    assert f"is the --rules file {read_file};" in result.output
+    assert read_file.read_bytes() == before
 
 
 def test_a_fifo_is_written_directly(source: Path, tmp_path: Path) -> None:
