@@ -363,7 +363,8 @@ def _show_report(report: Report, as_json: bool, worst: int) -> None:
 @app.command(cls=Command, epilog=epilog("report"))
 def report(
     inputs: Annotated[list[Path], typer.Argument(help="Files to report on, any corpus each.")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")],
+    # str, as label's -o: a Path drops the '/' of 'new/', which names a folder, not a file.
+    output: Annotated[str, typer.Option("--output", "-o", help="The HTML file to write.")],
     fmt: FormatOpt = AUTO_FORMAT,
     lexicon: LexiconOpt = None,
     prices: PricesOpt = Prices.cocoa,
@@ -402,7 +403,7 @@ def train_prices(
     inputs: Annotated[
         list[Path], typer.Argument(help="Transcripts to learn from.", exists=True, dir_okay=False)
     ],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Lexicon JSON to write.")],
+    output: Annotated[str, typer.Option("--output", "-o", help="Lexicon JSON to write.")],
     fmt: FormatOpt = AUTO_FORMAT,
     note: Annotated[str, typer.Option(help="A note kept in the provenance.")] = "",
     calibrate_on: Annotated[

@@ -10,9 +10,10 @@ A symbolic link is followed, so the file it points to is replaced and the link s
 link. A FIFO or a device (``/dev/null``, ``/dev/full``, a terminal) is written directly:
 renaming a file over it would replace the device, not write to it; so is an open
 descriptor named as a file (``/dev/stdout``, ``/dev/fd/3``), which the caller may have
-opened to append. A directory, and the input file itself (under any name, and standard
-input when it is that file: ``- < out``) are refused, as is a file an option names
-(``--rules``, ``--lexicon``: read by the run, so an input too).
+opened to append. A directory, a name ending in ``/`` (which names one, existing or not),
+and the input file itself (under any name, and standard input when it is that file:
+``- < out``) are refused, as is a file an option names (``--rules``, ``--lexicon``: read
+by the run, so an input too).
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ __all__ = ["NAME_MAX", "Destination", "OutputError", "keep_owner", "temporary_pa
 NAME_MAX = 255
 #: The input name that means standard input (as :data:`actparse.io.sources.STDIN`).
 STDIN = "-"
+#: What a name that names a folder ends with (``new/``).
+_SEPARATORS = tuple(sep for sep in (os.sep, os.altsep) if sep)
 
 
 class OutputError(ActparseError, ValueError):
@@ -76,6 +79,9 @@ class Destination:
         mode = None if found is None else found.st_mode
         if mode is not None and stat.S_ISDIR(mode):
             raise OutputError(f"{path}: is a directory; give the name of a file to write")
+        if found is None and str(path).endswith(_SEPARATORS):
+            # 'new/' names a folder; realpath drops the '/', which would write a file 'new'.
+            raise OutputError(f"{path}: no such folder; give the name of a file to write")
         #: Written directly (FIFO, device, a descriptor the caller opened such as
         #: /dev/stdout, maybe to append): nothing to rename, nothing to remove.
         #: Opened to append: a descriptor the caller opened (``>>`` or ``>``, which has

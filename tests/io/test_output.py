@@ -173,6 +173,57 @@ def _arguments(command: list[str], source: Path, fixtures: CorpusFixtures) -> li
     ]
 
 
+#: Each command that writes a file, without its -o.
+WRITERS = {
+    "label": ["label", "SOURCE"],
+    "label-per-turn": ["label", "SOURCE", "--per-turn"],
+    "report": ["report", "SOURCE"],
+    "train-prices": ["train-prices", "FIXTURE:craigslist_transcripts_20.json"],
+}
+
+
+@pytest.mark.parametrize(
+    ("exists", "said"),
+    [(False, "no such folder"), (True, "is a directory")],
+    ids=["missing-folder", "existing-folder"],
+)
+@pytest.mark.parametrize("command", list(WRITERS.values()), ids=list(WRITERS))
+def test_a_name_ending_in_a_slash_names_a_folder_and_is_refused(
+    command: list[str],
+    exists: bool,
+    said: str,
+    source: Path,
+    tmp_path: Path,
+    fixtures: CorpusFixtures,
+) -> None:
+    """``-o new/`` wrote a file ``new`` (exit 0) where ``new`` was no folder: a file
+    output is never a folder, existing or not."""
+    folder = tmp_path / "new"
+    if exists:
+        folder.mkdir()
+    out = f"{folder}{os.sep}"
+    args = _arguments(command, source, fixtures)
+    result = runner.invoke(app, [*args, "-o", out])
+    assert result.exit_code == 2, result.output
+    assert f"{out}: {said}" in result.output
+    assert folder.is_dir() if exists else not folder.exists()
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("exists", [False, True], ids=["new-folder", "empty-folder"])
+def test_a_folder_output_may_end_in_a_slash(
+    exists: bool, fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
+    """A corpus folder is labelled into a folder: ``new/`` names it as well as ``new``."""
+    folder = tmp_path / "new"
+    if exists:
+        folder.mkdir()
+    corpus = str(fixtures / "convokit_corpus")
+    result = runner.invoke(app, ["label", corpus, "-o", f"{folder}{os.sep}"])
+    assert result.exit_code == 0, result.output
+    assert (folder / "utterances.jsonl").is_file()
+
+
 def test_train_prices_refuses_to_write_over_its_input(
     fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
