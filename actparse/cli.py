@@ -50,6 +50,7 @@ from actparse.cli_options import (
     StrategiesOpt,
     WorstOpt,
     check_csv_raw,
+    check_output,
     check_per_turn,
     check_sample,
 )
@@ -63,7 +64,7 @@ from actparse.cli_run import (
 )
 from actparse.errors import ActparseError, OptionError
 from actparse.io.batch import Summary, label_path, usable_cpus
-from actparse.io.destination import Destination
+from actparse.io.folders import is_folder
 from actparse.io.lines import MAX_LINE_BYTES, line_limit
 from actparse.io.messages import describe
 from actparse.io.output import count_records, to_stdout
@@ -199,6 +200,10 @@ def label(
                 _show_sample(overrides)
                 return
             check_csv_raw(csv_raw, per_turn, output)
+            if not is_folder(input):  # a folder's output is a new folder: no file it reads
+                check_output(
+                    output, [input], lexicon=lexicon, rules=rules, acts=acts, strategies=strategies
+                )
             if per_turn:
                 check_per_turn(ctx, on_error, coarse, jobs)
                 counts = label_table(
@@ -365,7 +370,8 @@ def _show_report(report: Report, as_json: bool, worst: int) -> None:
 @app.command(cls=Command, epilog=epilog("report"))
 def report(
     inputs: Annotated[list[Path], typer.Argument(help="Files to report on, any corpus each.")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")],
+    # str, as label's -o: a Path drops the '/' of 'new/', which names a folder, not a file.
+    output: Annotated[str, typer.Option("--output", "-o", help="The HTML file to write.")],
     fmt: FormatOpt = AUTO_FORMAT,
     lexicon: LexiconOpt = None,
     prices: PricesOpt = Prices.cocoa,
@@ -381,6 +387,7 @@ def report(
 
     with run(), line_limit(max_line_bytes):
         try:
+            check_output(output, inputs, lexicon=lexicon)
             parsers: dict[str, Parser] = {}
             # Each input's corpus (they may be of several), with --final-split for it.
             for path in [None, *(inputs if final_split is FinalSplit.rules else ())]:
@@ -403,7 +410,7 @@ def train_prices(
     inputs: Annotated[
         list[Path], typer.Argument(help="Transcripts to learn from.", exists=True, dir_okay=False)
     ],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Lexicon JSON to write.")],
+    output: Annotated[str, typer.Option("--output", "-o", help="Lexicon JSON to write.")],
     fmt: FormatOpt = AUTO_FORMAT,
     note: Annotated[str, typer.Option(help="A note kept in the provenance.")] = "",
     calibrate_on: Annotated[
@@ -441,7 +448,7 @@ def train_prices(
     sources = [*inputs, *([calibrate_on] if calibrate_on else [])]
     with run(), line_limit(max_line_bytes):
         try:
-            Destination(output, sources)  # refused before training, not after
+            check_output(output, inputs, calibrate=calibrate_on)  # before training
             training = train(
                 inputs,
                 fmt=fmt.value,

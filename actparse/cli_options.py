@@ -9,6 +9,7 @@ cannot honour.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -20,6 +21,8 @@ from actparse.cli_exits import FAILED, TROUBLE
 from actparse.errors import OptionError
 from actparse.io.batch import TASK_SIZE
 from actparse.io.csv_rows import is_csv
+from actparse.io.destination import Destination
+from actparse.io.output import to_stdout
 
 __all__ = [
     "AUTO_CORPUS",
@@ -49,6 +52,7 @@ __all__ = [
     "Skip",
     "SkipOpt",
     "WorstOpt",
+    "check_output",
     "check_per_turn",
     "check_sample",
 ]
@@ -207,7 +211,8 @@ OutputOpt = Annotated[
         help="Output file: JSON lines ('.gz' compresses) or '.parquet' (needs "
         "actparse[parquet]; keeps a Parquet input's schema); '-' or none for stdout. "
         "Written to a temporary name and renamed when complete; a symbolic link is "
-        "followed, a FIFO or device written directly; a directory or the input is refused.",
+        "followed, a FIFO or device written directly; a directory, the input or a file "
+        "an option reads (--rules...) is refused.",
     ),
 ]
 JobsOpt = Annotated[
@@ -296,6 +301,20 @@ def check_sample(output: str | None, per_turn: bool) -> None:
             "file, or '-' to read standard input); without them, 'actparse label' shows "
             "its bundled sample at a terminal"
         )
+
+
+def check_output(output: str | Path | None, inputs: Sequence[Path], **files: Path | None) -> None:
+    """Refuse, before any work, an output file that is one of the files the run reads.
+
+    ``inputs``, and the ``files`` options name, by option (``rules=path`` is ``--rules``),
+    compared by identity whatever their names, each option named in the message: the check
+    the output's :class:`~actparse.io.destination.Destination` makes when it is opened,
+    here with the option files too, which only the command knows. Standard output is no
+    file.
+    """
+    if not to_stdout(output):
+        assert output is not None
+        Destination(output, inputs, options={f"--{name}": path for name, path in files.items()})
 
 
 def check_per_turn(ctx: typer.Context, on_error: OnError, coarse: bool, jobs: int) -> None:

@@ -31,6 +31,7 @@ from actparse.errors import InputError
 from actparse.io.csv_cells import unguard
 from actparse.io.detection import cannot_tell, detect_at
 from actparse.io.lines import max_line_bytes, open_binary
+from actparse.io.suffixes import has_suffix
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
@@ -52,7 +53,7 @@ CsvRow = tuple[int, str, dict[str, Any], str | None]
 
 def is_csv(path: str | Path) -> bool:
     """Whether a path names a CSV file (``.csv``, or ``.csv.gz`` compressed)."""
-    return str(path).endswith((".csv", ".csv.gz"))
+    return has_suffix(path, ".csv", ".csv.gz")
 
 
 def looks_like_csv(line: str) -> bool:

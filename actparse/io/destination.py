@@ -10,8 +10,10 @@ A symbolic link is followed, so the file it points to is replaced and the link s
 link. A FIFO or a device (``/dev/null``, ``/dev/full``, a terminal) is written directly:
 renaming a file over it would replace the device, not write to it; so is an open
 descriptor named as a file (``/dev/stdout``, ``/dev/fd/3``), which the caller may have
-opened to append. A directory, and the input file itself (under any name, and
-standard input when it is that file: ``- < out``), are refused.
+opened to append. A directory, a name ending in ``/`` (which names one, existing or not),
+and the input file itself (under any name, and standard input when it is that file:
+``- < out``) are refused, as is a file an option names (``--rules``, ``--lexicon``: read
+by the run, so an input too).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import hashlib
 import os
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from actparse.errors import ActparseError
@@ -33,6 +35,8 @@ __all__ = ["NAME_MAX", "Destination", "OutputError", "keep_owner", "temporary_pa
 NAME_MAX = 255
 #: The input name that means standard input (as :data:`actparse.io.sources.STDIN`).
 STDIN = "-"
+#: What a name that names a folder ends with (``new/``).
+_SEPARATORS = tuple(sep for sep in (os.sep, os.altsep) if sep)
 
 
 class OutputError(ActparseError, ValueError):
@@ -47,11 +51,18 @@ class Destination:
 
     ``inputs`` are the files the run reads: writing over one of them is refused, since
     the run would destroy what it is reading (e.g. the reference acts of an HF file).
+    ``options`` are the files the run's options name, by option (``{"--rules": path}``;
+    ``None``: not given): refused the same way, the option named in the message.
     ``seekable``: the format is written with seeks (Parquet), so a pipe is refused.
     """
 
     def __init__(
-        self, path: str | Path, inputs: Iterable[str | Path] = (), *, seekable: bool = False
+        self,
+        path: str | Path,
+        inputs: Iterable[str | Path] = (),
+        *,
+        options: Mapping[str, str | Path | None] | None = None,
+        seekable: bool = False,
     ) -> None:
         self.path = Path(path)
         # Through symbolic links to the file itself: the temporary goes beside the real
@@ -68,6 +79,9 @@ class Destination:
         mode = None if found is None else found.st_mode
         if mode is not None and stat.S_ISDIR(mode):
             raise OutputError(f"{path}: is a directory; give the name of a file to write")
+        if found is None and str(path).endswith(_SEPARATORS):
+            # 'new/' names a folder; realpath drops the '/', which would write a file 'new'.
+            raise OutputError(f"{path}: no such folder; give the name of a file to write")
         #: Written directly (FIFO, device, a descriptor the caller opened such as
         #: /dev/stdout, maybe to append): nothing to rename, nothing to remove.
         #: Opened to append: a descriptor the caller opened (``>>`` or ``>``, which has
@@ -84,7 +98,7 @@ class Destination:
         #: The owner and group of a file being replaced, given to its replacement.
         self._owner: tuple[int, int] | None = None
         if found is not None and not self.direct:
-            _refuse_inputs(path, self.target, inputs)
+            _refuse_inputs(path, self.target, inputs, options or {})
             self._owner = (found.st_uid, found.st_gid)
         if not self.target.parent.is_dir():
             raise OutputError(f"{path}: directory {self.target.parent} does not exist")
@@ -137,14 +151,27 @@ def _names_a_descriptor(path: Path) -> bool:
     return False
 
 
-def _refuse_inputs(path: str | Path, target: Path, inputs: Iterable[str | Path]) -> None:
-    """Refuse an output that is one of the run's inputs, whatever names either goes by."""
+def _refuse_inputs(
+    path: str | Path,
+    target: Path,
+    inputs: Iterable[str | Path],
+    options: Mapping[str, str | Path | None],
+) -> None:
+    """Refuse an output that is one of the run's inputs, whatever names either goes by.
+
+    An input is named as such (or as standard input), an option's file by its option."""
     for source in inputs:
         if _same_file(source, target):
             what = "standard input" if str(source) == STDIN else f"the input file {source}"
             raise OutputError(
                 f"{path}: is {what}; writing the output over it would destroy the input, "
                 "so write to another file"
+            )
+    for option, named in options.items():
+        if named is not None and _same_file(named, target):
+            raise OutputError(
+                f"{path}: is the {option} file {named}; writing the output over it would "
+                "destroy it, so write to another file"
             )
 
 

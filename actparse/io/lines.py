@@ -27,6 +27,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, NamedTuple, cast
 
+from actparse.io.suffixes import has_suffix
+
 __all__ = [
     "MAX_LINE_BYTES",
     "Line",
@@ -113,7 +115,7 @@ def decoded_lines(stream: IO[bytes], name: str, limit: int | None = None) -> Ite
 
 def open_binary(path: str | Path) -> IO[bytes]:
     """A file opened for :func:`decoded_lines`, ``.gz`` decompressed on the fly."""
-    if str(path).endswith(".gz"):
+    if has_suffix(path, ".gz"):
         return cast(IO[bytes], gzip.open(path, "rb"))
     return open(path, "rb")
 

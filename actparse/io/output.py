@@ -18,6 +18,7 @@ from actparse.io.destination import Destination, OutputError
 from actparse.io.folders import FolderSink, is_folder
 from actparse.io.lines import count_filled_lines, open_binary
 from actparse.io.parquet import ParquetSink, is_parquet, parquet_schema
+from actparse.io.suffixes import has_suffix
 
 __all__ = ["OutputError", "count_records", "open_output", "open_sink", "to_stdout"]
 
@@ -97,11 +98,13 @@ class open_output:
         where = self.destination.write_path
         mode = "a" if self.destination.append else "w"
         try:
-            if self.path.suffix == ".gz":
+            if has_suffix(self.path, ".gz"):
                 self._raw = open(where, mode + "b")
                 # The name gzip keeps in its header is the output's, not the temporary
-                # file's: 'gunzip -N' then restores labelled.jsonl.
-                packed = gzip.GzipFile(filename=self.path.name, mode=mode + "b", fileobj=self._raw)
+                # file's, without its .gz (gzip would cut '.gz' only, not '.GZ'): 'gunzip
+                # -N' then restores labelled.jsonl.
+                name = self.path.name[: -len(".gz")]
+                packed = gzip.GzipFile(filename=name, mode=mode + "b", fileobj=self._raw)
                 self._fh = io.TextIOWrapper(packed, encoding="utf-8")
             else:
                 self._fh = open(where, mode, encoding="utf-8")

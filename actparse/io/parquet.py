@@ -19,6 +19,7 @@ from actparse.io.arrow_values import needs_revival, revive
 from actparse.io.bounds import nesting_problem
 from actparse.io.destination import Destination
 from actparse.io.detection import cannot_tell, detect_at
+from actparse.io.suffixes import has_suffix
 
 __all__ = [
     "ParquetRow",
@@ -35,7 +36,7 @@ BATCH_ROWS = 1024
 
 def is_parquet(path: str | Path) -> bool:
     """Whether a path names a Parquet file (by its suffix)."""
-    return str(path).endswith(".parquet")
+    return has_suffix(path, ".parquet")
 
 
 def require_pyarrow() -> Any:

@@ -49,6 +49,7 @@ from actparse.io.lines import (
 )
 from actparse.io.messages import json_kind
 from actparse.io.parquet import is_parquet, iter_parquet_rows
+from actparse.io.suffixes import has_suffix
 
 __all__ = [
     "JSON_LINES",
@@ -187,7 +188,7 @@ def _table_source(name: str, fmt: str, rows: Iterator[_TableRow]) -> Source:
 
 def _open_binary(path: str | Path, name: str) -> Any:
     if str(path) != STDIN:
-        return gzip.open(path, "rb") if str(path).endswith(".gz") else open(path, "rb")
+        return gzip.open(path, "rb") if has_suffix(path, ".gz") else open(path, "rb")
     stream: Any = sys.stdin.buffer
     if not hasattr(stream, "peek"):
         stream = io.BufferedReader(stream)

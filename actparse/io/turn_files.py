@@ -33,6 +33,7 @@ from actparse.io.messages import describe
 from actparse.io.output import open_output, to_stdout
 from actparse.io.parquet import BATCH_ROWS, is_parquet, require_pyarrow
 from actparse.io.records import InputError, parse_json_line
+from actparse.io.suffixes import has_suffix
 from actparse.io.turns import COLUMNS, Row, column_names, iter_dialogue_rows
 
 __all__ = [
@@ -247,7 +248,7 @@ def read_turn_table(path: str | Path) -> Iterator[Row]:
         return
     if is_csv(path):
         # newline="": a message's own line breaks ("\r" too) are inside quoted fields.
-        opener = gzip.open if str(path).endswith(".gz") else open
+        opener = gzip.open if has_suffix(path, ".gz") else open
         with opener(path, "rt", encoding="utf-8", newline="") as fh:
             reader = csv.reader(fh)
             header = next(reader, None)

@@ -24,6 +24,7 @@ from actparse.io.batch import TASK_SIZE
 from actparse.io.output import OutputError, count_records, open_output
 
 runner = CliRunner()
+RULES = Path(__file__).resolve().parents[2] / "rules"
 SOURCE_NAME = "craigslist_validation_20.jsonl"
 OLD = "old contents\n"
 
@@ -156,6 +157,74 @@ def test_a_missing_folder_is_named(source: Path, tmp_path: Path) -> None:
     assert "does not exist" in result.output and "Errno" not in result.output
 
 
+#: The prefix of a corpus fixture's name in a command of the tables below.
+FIXTURE = "FIXTURE:"
+
+
+def _file(name: str, fixtures: CorpusFixtures) -> Path:
+    """``FIXTURE:NAME``: a corpus fixture; another name: a file of ``rules/``."""
+    return fixtures / name.removeprefix(FIXTURE) if name.startswith(FIXTURE) else RULES / name
+
+
+def _arguments(command: list[str], source: Path, fixtures: CorpusFixtures) -> list[str]:
+    """A command of the tables below as given: ``SOURCE`` and the fixtures made paths."""
+    return [
+        str(source) if a == "SOURCE" else str(_file(a, fixtures)) if a.startswith(FIXTURE) else a
+        for a in command
+    ]
+
+
+#: Each command that writes a file, without its -o.
+WRITERS = {
+    "label": ["label", "SOURCE"],
+    "label-per-turn": ["label", "SOURCE", "--per-turn"],
+    "report": ["report", "SOURCE"],
+    "train-prices": ["train-prices", "FIXTURE:craigslist_transcripts_20.json"],
+}
+
+
+@pytest.mark.parametrize(
+    ("exists", "said"),
+    [(False, "no such folder"), (True, "is a directory")],
+    ids=["missing-folder", "existing-folder"],
+)
+@pytest.mark.parametrize("command", list(WRITERS.values()), ids=list(WRITERS))
+def test_a_name_ending_in_a_slash_names_a_folder_and_is_refused(
+    command: list[str],
+    exists: bool,
+    said: str,
+    source: Path,
+    tmp_path: Path,
+    fixtures: CorpusFixtures,
+) -> None:
+    """``-o new/`` wrote a file ``new`` (exit 0) where ``new`` was no folder: a file
+    output is never a folder, existing or not."""
+    folder = tmp_path / "new"
+    if exists:
+        folder.mkdir()
+    out = f"{folder}{os.sep}"
+    args = _arguments(command, source, fixtures)
+    result = runner.invoke(app, [*args, "-o", out])
+    assert result.exit_code == 2, result.output
+    assert f"{out}: {said}" in result.output
+    assert folder.is_dir() if exists else not folder.exists()
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("exists", [False, True], ids=["new-folder", "empty-folder"])
+def test_a_folder_output_may_end_in_a_slash(
+    exists: bool, fixtures: CorpusFixtures, tmp_path: Path
+) -> None:
+    """A corpus folder is labelled into a folder: ``new/`` names it as well as ``new``."""
+    folder = tmp_path / "new"
+    if exists:
+        folder.mkdir()
+    corpus = str(fixtures / "convokit_corpus")
+    result = runner.invoke(app, ["label", corpus, "-o", f"{folder}{os.sep}"])
+    assert result.exit_code == 0, result.output
+    assert (folder / "utterances.jsonl").is_file()
+
+
 def test_train_prices_refuses_to_write_over_its_input(
     fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:
@@ -166,6 +235,66 @@ def test_train_prices_refuses_to_write_over_its_input(
     assert result.exit_code == 2
     assert "is the input file" in result.output
     assert transcripts.read_bytes() == before
+
+
+#: A command with an option that names a file the run reads (``FILE``), from ``rules/``
+#: (``FIXTURE:``: a corpus fixture), written over by ``-o FILE``: each is refused.
+OPTION_FILES = {
+    "label-rules": (["label", "SOURCE", "--rules"], "craigslist/tags.yaml"),
+    "label-lexicon": (["label", "SOURCE", "--lexicon"], "craigslist/price_lexicon.json"),
+    "label-acts": (["label", "SOURCE", "--acts"], "acts.yaml"),
+    "label-strategies": (["label", "SOURCE", "--strategies"], "strategies.yaml"),
+    "label-per-turn-rules": (["label", "SOURCE", "--per-turn", "--rules"], "craigslist/tags.yaml"),
+    "report-lexicon": (["report", "SOURCE", "--lexicon"], "craigslist/price_lexicon.json"),
+    "train-prices-calibrate": (
+        ["train-prices", "FIXTURE:craigslist_transcripts_20.json", "--calibrate"],
+        f"FIXTURE:{SOURCE_NAME}",
+    ),
+}
+
+
+def _option_run(
+    case: str, source: Path, tmp_path: Path, fixtures: CorpusFixtures
+) -> tuple[list[str], Path]:
+    """The command of an :data:`OPTION_FILES` case, and a copy of the file its option names."""
+    command, read = OPTION_FILES[case]
+    read_file = tmp_path / f"mine-{Path(read).name}"
+    read_file.write_bytes(_file(read, fixtures).read_bytes())
+    args = _arguments(command, source, fixtures)
+    return [*args, str(read_file)], read_file
+
+
+@pytest.mark.parametrize("case", list(OPTION_FILES), ids=list(OPTION_FILES))
+def test_a_file_an_option_names_is_refused_as_the_output(
+    case: str, source: Path, tmp_path: Path, fixtures: CorpusFixtures
+) -> None:
+    """A rule file, lexicon, act space, strategy file or --calibrate file is read by the
+    run: -o naming it would replace it with the output (exit 0, no word, before)."""
+    args, read_file = _option_run(case, source, tmp_path, fixtures)
+    before = read_file.read_bytes()
+    result = runner.invoke(app, [*args, "-o", str(read_file)])
+    assert result.exit_code == 2, result.output
+    option = args[-2]
+    assert f"{read_file}: is the {option} file {read_file};" in result.output
+    assert "Traceback" not in result.output
+    assert read_file.read_bytes() == before
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    "make",
+    [_a_symlink_to_the_input, _a_hard_link_to_the_input, _the_input_by_another_path],
+    ids=["symlink-to-rules", "hard-link-to-rules", "other-spelling"],
+)
+def test_a_rule_file_is_refused_as_the_output_by_any_name(
+    make: Callable[[Path, Path], Path], source: Path, tmp_path: Path, fixtures: CorpusFixtures
+) -> None:
+    args, read_file = _option_run("label-rules", source, tmp_path, fixtures)
+    before = read_file.read_bytes()
+    result = runner.invoke(app, [*args, "-o", str(make(tmp_path, read_file))])
+    assert result.exit_code == 2, result.output
+    assert f"is the --rules file {read_file};" in result.output
+    assert read_file.read_bytes() == before
 
 
 def test_a_fifo_is_written_directly(source: Path, tmp_path: Path) -> None:
