@@ -11,11 +11,9 @@ import json
 import sys
 from importlib.resources import as_file, files
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from actparse import __version__
 from actparse.api import evaluate_path, label_records
@@ -62,11 +60,11 @@ from actparse.cli_run import (
     stdout_pipe,
     stdout_pipe_closed,
 )
+from actparse.cli_say import count, err, fail, say, say_calibration, say_labelled, table_summary
 from actparse.errors import ActparseError, OptionError
 from actparse.io.batch import Summary, label_path, usable_cpus
 from actparse.io.folders import is_folder
 from actparse.io.lines import MAX_LINE_BYTES, line_limit
-from actparse.io.messages import describe
 from actparse.io.output import count_records, to_stdout
 from actparse.io.records import read_records
 from actparse.io.turn_files import label_table
@@ -76,7 +74,7 @@ from actparse.render import print_dialogue, print_report, progress_bar
 from actparse.reports import Report
 
 if TYPE_CHECKING:  # imported when the command runs: the corpus' training loads only then
-    from actparse.corpora.craigslist.training import Training
+    pass
 
 app = typer.Typer(
     help="Rule-based dialogue acts for negotiation dialogues (Cocoa-compatible Craigslist acts).",
@@ -87,7 +85,6 @@ app = typer.Typer(
     context_settings=CONTEXT,
     epilog=epilog(),
 )
-err = Console(stderr=True, soft_wrap=True)
 
 
 def _show_version(value: bool) -> None:
@@ -111,19 +108,6 @@ def _main_options(
     """Rule-based dialogue acts for negotiation dialogues (Cocoa-compatible Craigslist acts)."""
 
 
-def _say(message: str) -> None:
-    """Print a message to stderr as it is: file names and record ids are not markup."""
-    err.print(message, markup=False, highlight=False)
-
-
-def _fail(exc: Exception) -> NoReturn:
-    """End the run with a message in words (exit 2); a closed pipe ends it quietly."""
-    if isinstance(exc, BrokenPipeError):
-        raise exc  # for run(): not an error of the run
-    err.print(Text.assemble(("error:", "bold red"), " ", describe(exc)), highlight=False)
-    raise typer.Exit(code=TROUBLE)
-
-
 #: What a command reports in one line as an error of the run: the input's, a rule file's,
 #: the output's or the environment's fault (an OSError: a file missing, a disk full).
 #: Anything else, a plain ValueError too, is a bug: a traceback (:func:`main`).
@@ -132,20 +116,6 @@ _RUN_ERRORS = (ActparseError, OSError)
 
 #: ``--jobs`` by default: the CPUs this process may use, read once.
 DEFAULT_JOBS = usable_cpus()
-
-
-def _count(n: int, noun: str) -> str:
-    """``1 dialogue``, ``2 dialogues``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def _table_summary(turns: int, dialogues: int, without_turns: int) -> str:
-    """``wrote 102 turns of 14 dialogues (1 dialogue has no turns, so no rows)``."""
-    said = f"wrote {_count(turns, 'turn')} of {_count(dialogues, 'dialogue')}"
-    if without_turns:
-        verb = "has" if without_turns == 1 else "have"
-        said += f" ({_count(without_turns, 'dialogue')} {verb} no turns, so no rows)"
-    return said
 
 
 @app.command(cls=Command, epilog=epilog("label"))
@@ -209,14 +179,14 @@ def label(
                 counts = label_table(
                     input, output, fmt=fmt.value, overrides=overrides, csv_raw=csv_raw
                 )
-                _say(_table_summary(counts.turns, counts.dialogues, counts.without_turns))
+                say(table_summary(counts.turns, counts.dialogues, counts.without_turns))
                 return
             summary = _label_with_progress(
                 input, output, fmt.value, jobs, on_error, overrides, coarse=coarse
             )
         except _RUN_ERRORS as exc:
-            _fail(exc)
-    _say_labelled(summary, output if to_file and output is not None else "stdout")
+            fail(exc)
+    say_labelled(summary, output if to_file and output is not None else "stdout")
 
 
 def _label_with_progress(
@@ -252,37 +222,6 @@ def _label_with_progress(
     if not to_file:
         sys.stdout.flush()  # a closed pipe ends the run before the summary
     return summary
-
-
-def _say_labelled(summary: Summary, where: str) -> None:
-    """The summary lines of a labelling run; exit FAILED when no record was labelled."""
-    # Only Craigslist dialogues are ever skipped (Cocoa's rule): other corpora's runs
-    # say nothing of it.
-    skipped = f" ({summary.skipped} skipped by Cocoa's length rule)" if summary.skipped else ""
-    # With records kept unlabelled (--on-error keep), say how many of them were labelled.
-    done = f"{summary.records - summary.errors} of " if summary.errors else ""
-    # A turn table's dialogue is written as its rows: say both.
-    rows = f" ({_count(summary.rows, 'row')})" if summary.rows else ""
-    _say(f"labelled {done}{_count(summary.records, 'dialogue')}{rows} to {where}{skipped}")
-    if summary.errors:
-        if summary.rows:  # a turn table: its dialogues are written back as their rows
-            what = f"dialogues ({summary.error_rows} of {summary.rows} rows)"
-            them = "their rows were"
-        else:
-            what, them = "records", "they were"
-        _say(
-            f"{summary.errors} of {summary.records} {what} could not be labelled; "
-            f"{them} written unchanged with an 'actparse_error' field"
-        )
-        if summary.errors == summary.records:
-            _say("error: no record could be labelled")
-            raise typer.Exit(code=FAILED)
-    if summary.unknown_actions:
-        _say(
-            f"note: {summary.unknown_actions} non-message turns have no recorded action (an "
-            "HF export without acts); they got no act (intent '', price -1). Label Cocoa "
-            "transcripts when offers and accepts matter."
-        )
 
 
 def _show_sample(overrides: dict[str, Parser]) -> None:
@@ -353,9 +292,9 @@ def eval_command(
                     f"{report.headline_missing()}: give one to check a floor"
                 )
         except _RUN_ERRORS as exc:
-            _fail(exc)
+            fail(exc)
     if min_agreement is not None and score is not None and score < min_agreement:
-        _say(f"{report.headline} {score:.4f} is below --min-agreement {min_agreement}")
+        say(f"{report.headline} {score:.4f} is below --min-agreement {min_agreement}")
         raise typer.Exit(code=FAILED)
 
 
@@ -401,8 +340,8 @@ def report(
                 )
             size = write_report(inputs, output, fmt=fmt.value, parsers=parsers)
         except _RUN_ERRORS as exc:
-            _fail(exc)
-    _say(f"wrote {output} ({size / 1e6:.1f} MB) from {_count(len(inputs), 'input')}")
+            fail(exc)
+    say(f"wrote {output} ({size / 1e6:.1f} MB) from {count(len(inputs), 'input')}")
 
 
 @app.command("train-prices", cls=Command, epilog=epilog("train-prices"))
@@ -457,28 +396,15 @@ def train_prices(
                 min_support=min_support,
                 folds=folds,
             )
-            _say_calibration(training, calibrate_on, folds)
+            say_calibration(training, calibrate_on, folds)
             lexicon = training.lexicon
             lexicon.save(output, sources)
         except _RUN_ERRORS as exc:
-            _fail(exc)
-    _say(
+            fail(exc)
+    say(
         f"wrote {output}: {len(lexicon.left)} left and {len(lexicon.right)} right contexts "
         f"from {lexicon.provenance['messages']} messages"
     )
-
-
-def _say_calibration(training: Training, calibrate_on: Path | None, folds: int) -> None:
-    """Say what the calibration changed and, with ``folds``, its held-out agreement."""
-    if training.calibration is not None:
-        _say(f"calibration: {json.dumps(training.calibration.summary())}")
-    cv = training.cross_validation
-    if cv is not None and calibrate_on is not None:
-        _say(
-            f"{folds}-fold cross-validation on {calibrate_on.name} "
-            f"({cv.messages} messages): message_joint_agreement {cv.baseline:.5f} "
-            f"uncalibrated, {cv.calibrated:.5f} calibrated (held-out)"
-        )
 
 
 def main() -> None:
