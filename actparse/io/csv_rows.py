@@ -1,9 +1,10 @@
 """CSV in: a table read row by row, each row one record numbered by its line.
 
-A ``.csv`` (or ``.csv.gz``) input is read with :class:`csv.DictReader`, the header
-naming the fields (line 1), so every value is text (an empty cell is ``""``). Rows are
-read as they come (a quoted field may span lines: a row is numbered by the line it
-starts on), and the format is told from the first row, as for Parquet. A line is read
+A ``.csv`` (or ``.csv.gz``) input is read with :func:`csv.reader`, the header naming
+the fields (line 1), so every value is text (an empty cell is ``""``). Rows are read as
+they come (a quoted field may span lines: a row is numbered by the line it starts on;
+a blank line is no row), and the format is told from the first row, as for Parquet. A
+row with more or fewer cells than the header names is an error naming its line. A line is read
 with the bound of :mod:`actparse.io.lines` (a field may be as long): a longer one stops
 the file with an error naming it. A cell (or a column name) that begins with a ``'`` and
 then a character a spreadsheet takes for a formula has that ``'`` taken off
@@ -192,6 +193,27 @@ class _CountedLines:
         return line
 
 
+def _record(
+    fields: list[str], names: list[str], where: str
+) -> tuple[dict[str, Any], list[str] | None, str | None]:
+    """A row's record by the header's names, its cells past them, and a wrong count of cells.
+
+    A cell is read with its spreadsheet guard taken off (:func:`unguard`); cells past the
+    header's names are given as they are (they go back under ``actparse_input``). A row
+    with fewer cells has the names it lacks ``None`` (as :class:`csv.DictReader` had them):
+    it is an error too, since a cell a row lacks would read as no text, no id, no speaker.
+    """
+    record: dict[str, Any] = {column: unguard(cell) for column, cell in zip(names, fields)}
+    for column in names[len(fields) :]:
+        # Not over a cell the row has: a header may name a column twice.
+        record.setdefault(column, None)
+    extra = fields[len(names) :] or None
+    if len(fields) == len(names):
+        return record, extra, None
+    counted = f"{len(fields)} field{'s' if len(fields) != 1 else ''}"
+    return record, extra, f"{where}: {counted}, and the header names {len(names)}"
+
+
 def iter_csv_rows(
     source: str | Path | IO[str], fmt: str = "auto", name: str | None = None
 ) -> Iterator[CsvRow]:
@@ -199,10 +221,9 @@ def iter_csv_rows(
 
     ``source`` is a file's path, opened here, or a text stream open for :mod:`csv`
     (:func:`csv_text`: standard input), named ``name`` in messages (a path: itself).
-    ``error`` says what is wrong with a row that has more cells than the header names
-    (``None`` for a good row): the row is still there, its extra cells under
-    ``actparse_input``, so that keep mode writes it back with the error, the rows after it
-    read on."""
+    ``error`` says what is wrong with a row (``None`` for a good row): more or fewer cells
+    than the header names. The row is still there (extra cells under ``actparse_input``),
+    so that keep mode writes it back with the error, the rows after it read on."""
     name = str(source) if name is None else name
     try:
         bound = max_line_bytes()
@@ -211,22 +232,16 @@ def iter_csv_rows(
         opened = open_csv(source) if isinstance(source, (str, Path)) else nullcontext(source)
         with opened as fh:
             lines = _CountedLines(bounded_lines(fh, name, bound))
-            reader = csv.DictReader(lines)
-            if reader.fieldnames is not None:
-                reader.fieldnames = [unguard(column) for column in reader.fieldnames]
+            rows = csv.reader(lines)
+            header = next(rows, None)
+            names = [unguard(column) for column in header or ()]
             found: str | None = None if fmt == "auto" else fmt
             lines.start = None
-            for row in reader:
+            for fields in rows:
+                if not fields:  # a blank line (csv.DictReader skipped them too)
+                    continue
                 line, lines.start = lines.start or lines.number, None
-                error = None
-                extra = row.pop(None, None)
-                if extra is not None:
-                    named = len(reader.fieldnames or ())
-                    error = (
-                        f"{name}:{line}: {named + len(extra)} fields, and the header names {named}"
-                    )
-                # A short row's missing cells are None (DictReader's restval): left as they are.
-                row = {k: v if v is None else unguard(v) for k, v in row.items()}
+                row, extra, error = _record(fields, names, f"{name}:{line}")
                 if found is None:
                     found = detect_at(row, f"{name}:{line}")
                     if found is None:

@@ -105,6 +105,8 @@ CASES = [
         TABLE + "d3,A,x,extra\n", ["--on-error", "keep", "--jobs", "2"], id="keep-two-jobs"
     ),
     pytest.param(TABLE + "d3,A," + "x" * 300 + "\n", ["--max-line-bytes", "200"], id="long-line"),
+    pytest.param(TABLE + "d3,A\n", [], id="too-few-cells"),
+    pytest.param(TABLE + "d3,A\n", ["--on-error", "keep"], id="too-few-cells-keep"),
     pytest.param(HEADER + "nothing,to,tell\n", [], id="no-format-fits"),
 ]
 
@@ -149,14 +151,21 @@ def test_a_bad_row_after_a_field_over_lines_is_named_by_its_line(
     assert piped.code == code and where in (piped.stderr if mode == "stop" else piped.stdout)
 
 
+@pytest.mark.parametrize(
+    ("table", "code"),
+    [
+        pytest.param(TABLE, 0, id="good"),
+        pytest.param(TABLE + "d3,A\n", 2, id="too-few-cells"),
+    ],
+)
 def test_gzip_on_standard_input_reads_as_the_table(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, table: str, code: int
 ) -> None:
-    table = TABLE.encode()
+    data = table.encode()
     named, piped = _named_and_piped(
-        tmp_path, table, ["label"], monkeypatch, piped=gzip.compress(table)
+        tmp_path, data, ["label"], monkeypatch, piped=gzip.compress(data)
     )
-    assert piped == named and piped.code == 0
+    assert piped == named and piped.code == code
 
 
 def test_the_per_turn_csv_written_from_a_pipe_reads_back_from_a_pipe(
