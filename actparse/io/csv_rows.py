@@ -1,9 +1,11 @@
 """CSV in: a table read row by row, each row one record numbered by its line.
 
-A ``.csv`` (or ``.csv.gz``) input is read with :class:`csv.DictReader`, the header
-naming the fields (line 1), so every value is text (an empty cell is ``""``). Rows are
-read as they come (a quoted field may span lines: a row is numbered by the line it
-starts on), and the format is told from the first row, as for Parquet. A line is read
+A ``.csv`` (or ``.csv.gz``) input is read with :func:`csv.reader`, the header naming
+the fields (line 1), so every value is text (an empty cell is ``""``). Rows are read as
+they come (a quoted field may span lines: a row is numbered by the line it starts on;
+a blank line is no row), and the format is told from the first row, as for Parquet. A
+row with more or fewer cells than the header names, and a quoted field never closed
+(the rest of the input would be its text), are errors naming their line. A line is read
 with the bound of :mod:`actparse.io.lines` (a field may be as long): a longer one stops
 the file with an error naming it. A cell (or a column name) that begins with a ``'`` and
 then a character a spreadsheet takes for a formula has that ``'`` taken off
@@ -20,6 +22,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import re
 import zlib
 from collections.abc import Iterator
 from contextlib import nullcontext
@@ -49,6 +52,9 @@ __all__ = [
 
 #: A row as read: ``(line, format, record, error)``.
 CsvRow = tuple[int, str, dict[str, Any], str | None]
+
+#: A line end as the text read for csv ends a line (``newline=""``: ``\r\n``, ``\r``, ``\n``).
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 def is_csv(path: str | Path) -> bool:
@@ -181,16 +187,64 @@ class _CountedLines:
         self.number = 0
         #: The line the row being read began on (``None`` until a line of it is read).
         self.start: int | None = None
+        #: Whether a line was asked for past the last (:func:`_unclosed` says why it counts).
+        self.ended = False
 
     def __iter__(self) -> _CountedLines:
         return self
 
     def __next__(self) -> str:
-        line = next(self._lines)
+        try:
+            line = next(self._lines)
+        except StopIteration:
+            self.ended = True
+            raise
         self.number += 1
         if self.start is None and line.rstrip("\r\n"):
             self.start = self.number
         return line
+
+
+def _unclosed(name: str, fields: list[str], lines: _CountedLines) -> str | None:
+    """The error of a row only the end of the input ended (``None``: a line end ended it).
+
+    csv ends a row at a line end outside quotes, and at the end of the input only when a
+    quoted field is still open there, which it then ends as if closed (``strict`` mode
+    raises instead, but also refuses text after a closing quote, ``"Deal" I said``, a row
+    read today as ``Deal I said``). So a row given after csv asked for a line past the last
+    holds a quoted field never closed: its last, the rest of the input its text. That text
+    holds the line end of every line from the one it opened on, the last line's only when
+    the input ends with one: counted back from the last line, they give the line it opened on.
+    """
+    if not lines.ended:
+        return None
+    text = fields[-1]
+    opened = lines.number - len(_LINE_END.findall(text)) + int(text.endswith(("\n", "\r")))
+    return (
+        f"{name}:{opened}: a quoted field opened here is never closed; "
+        "the rest of the file would be read as its text"
+    )
+
+
+def _record(
+    fields: list[str], names: list[str], where: str
+) -> tuple[dict[str, Any], list[str] | None, str | None]:
+    """A row's record by the header's names, its cells past them, and a wrong count of cells.
+
+    A cell is read with its spreadsheet guard taken off (:func:`unguard`); cells past the
+    header's names are given as they are (they go back under ``actparse_input``). A row
+    with fewer cells has the names it lacks ``None`` (as :class:`csv.DictReader` had them):
+    it is an error too, since a cell a row lacks would read as no text, no id, no speaker.
+    """
+    record: dict[str, Any] = {column: unguard(cell) for column, cell in zip(names, fields)}
+    for column in names[len(fields) :]:
+        # Not over a cell the row has: a header may name a column twice.
+        record.setdefault(column, None)
+    extra = fields[len(names) :] or None
+    if len(fields) == len(names):
+        return record, extra, None
+    counted = f"{len(fields)} field{'s' if len(fields) != 1 else ''}"
+    return record, extra, f"{where}: {counted}, and the header names {len(names)}"
 
 
 def iter_csv_rows(
@@ -200,10 +254,10 @@ def iter_csv_rows(
 
     ``source`` is a file's path, opened here, or a text stream open for :mod:`csv`
     (:func:`csv_text`: standard input), named ``name`` in messages (a path: itself).
-    ``error`` says what is wrong with a row that has more cells than the header names
-    (``None`` for a good row): the row is still there, its extra cells under
-    ``actparse_input``, so that keep mode writes it back with the error, the rows after it
-    read on."""
+    ``error`` says what is wrong with a row (``None`` for a good row): more or fewer cells
+    than the header names, or a quoted field never closed. The row is still there (extra
+    cells under ``actparse_input``), so that keep mode writes it back with the error, the
+    rows after it read on. A header whose quoted field is never closed stops the file."""
     name = str(source) if name is None else name
     try:
         bound = max_line_bytes()
@@ -212,22 +266,19 @@ def iter_csv_rows(
         opened = open_csv(source) if isinstance(source, (str, Path)) else nullcontext(source)
         with opened as fh:
             lines = _CountedLines(bounded_lines(fh, name, bound))
-            reader = csv.DictReader(lines)
-            if reader.fieldnames is not None:
-                reader.fieldnames = [unguard(column) for column in reader.fieldnames]
+            rows = csv.reader(lines)
+            header = next(rows, None)
+            if header is not None and (unclosed := _unclosed(name, header, lines)):
+                raise InputError(unclosed)
+            names = [unguard(column) for column in header or ()]
             found: str | None = None if fmt == "auto" else fmt
             lines.start = None
-            for row in reader:
+            for fields in rows:
+                if not fields:  # a blank line (csv.DictReader skipped them too)
+                    continue
                 line, lines.start = lines.start or lines.number, None
-                error = None
-                extra = row.pop(None, None)
-                if extra is not None:
-                    named = len(reader.fieldnames or ())
-                    error = (
-                        f"{name}:{line}: {named + len(extra)} fields, and the header names {named}"
-                    )
-                # A short row's missing cells are None (DictReader's restval): left as they are.
-                row = {k: v if v is None else unguard(v) for k, v in row.items()}
+                row, extra, error = _record(fields, names, f"{name}:{line}")
+                error = _unclosed(name, fields, lines) or error
                 if found is None:
                     found = detect_at(row, f"{name}:{line}")
                     if found is None:

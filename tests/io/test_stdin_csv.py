@@ -30,6 +30,8 @@ runner = CliRunner()
 
 HEADER = "dialogue_id,speaker,text\n"
 TABLE = HEADER + "d1,A,Hi I want 2 books\nd1,B,ok deal\nd2,A,how about $5?\nd2,B,no\n"
+#: A quoted field opened on line 4 and never closed: the rest of the input is its text.
+UNCLOSED = TABLE + 'd3,A,"I offer $50, final\nd4,A,hello\nd4,B,$70?\n'
 #: The input file's name, replaced by ``<stdin>`` to compare (no output name holds it).
 NAME = "in.csv"
 
@@ -105,6 +107,11 @@ CASES = [
         TABLE + "d3,A,x,extra\n", ["--on-error", "keep", "--jobs", "2"], id="keep-two-jobs"
     ),
     pytest.param(TABLE + "d3,A," + "x" * 300 + "\n", ["--max-line-bytes", "200"], id="long-line"),
+    pytest.param(TABLE + "d3,A\n", [], id="too-few-cells"),
+    pytest.param(TABLE + "d3,A\n", ["--on-error", "keep"], id="too-few-cells-keep"),
+    pytest.param(UNCLOSED, [], id="quote-never-closed"),
+    pytest.param(UNCLOSED, ["--on-error", "keep"], id="quote-never-closed-keep"),
+    pytest.param(UNCLOSED.replace("\n", "\r\n"), [], id="quote-never-closed-crlf"),
     pytest.param(HEADER + "nothing,to,tell\n", [], id="no-format-fits"),
 ]
 
@@ -150,14 +157,37 @@ def test_a_bad_row_after_a_field_over_lines_is_named_by_its_line(
     assert piped.code == code and where in (piped.stderr if mode == "stop" else piped.stdout)
 
 
-def test_gzip_on_standard_input_reads_as_the_table(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("mode", "code"), [pytest.param("stop", 2, id="stop"), pytest.param("keep", 1, id="keep")]
+)
+def test_a_quote_never_closed_is_named_by_the_line_it_opened_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str, code: int
 ) -> None:
-    table = TABLE.encode()
-    named, piped = _named_and_piped(
-        tmp_path, table, ["label"], monkeypatch, piped=gzip.compress(table)
+    """Not the last line, where csv met the end: the line to look at is where it opened."""
+    table = HEADER + 'd1,A,"one\ntwo"\n\nd1,B,"x\nd2,A,hi\nd2,B,$5\n'
+    _, piped = _named_and_piped(
+        tmp_path, table.encode(), ["label", "--on-error", mode], monkeypatch
     )
-    assert piped == named and piped.code == 0
+    where = "<stdin>:5: a quoted field opened here is never closed"
+    assert piped.code == code and where in (piped.stderr if mode == "stop" else piped.stdout)
+
+
+@pytest.mark.parametrize(
+    ("table", "code"),
+    [
+        pytest.param(TABLE, 0, id="good"),
+        pytest.param(TABLE + "d3,A\n", 2, id="too-few-cells"),
+        pytest.param(UNCLOSED, 2, id="quote-never-closed"),
+    ],
+)
+def test_gzip_on_standard_input_reads_as_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, table: str, code: int
+) -> None:
+    data = table.encode()
+    named, piped = _named_and_piped(
+        tmp_path, data, ["label"], monkeypatch, piped=gzip.compress(data)
+    )
+    assert piped == named and piped.code == code
 
 
 def test_the_per_turn_csv_written_from_a_pipe_reads_back_from_a_pipe(
