@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import codecs
 import gzip
+import os
 import re
+import stat
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,6 +32,7 @@ from typing import IO, NamedTuple, cast
 from actparse.io.suffixes import has_suffix
 
 __all__ = [
+    "GZIP_MAGIC",
     "MAX_LINE_BYTES",
     "Line",
     "count_filled_lines",
@@ -113,11 +116,30 @@ def decoded_lines(stream: IO[bytes], name: str, limit: int | None = None) -> Ite
         yield _failed(name, number + 1, None, _read_problem(err))
 
 
+#: The first bytes of gzip's output.
+GZIP_MAGIC = b"\x1f\x8b"
+
+
 def open_binary(path: str | Path) -> IO[bytes]:
-    """A file opened for :func:`decoded_lines`, ``.gz`` decompressed on the fly."""
-    if has_suffix(path, ".gz"):
+    """A file opened for :func:`decoded_lines`, gzip decompressed on the fly.
+
+    Gzip is told by a ``.gz`` name, or by gzip's first bytes in a regular file of another
+    name (``val.jsonl`` compressed in place), as standard input's are told: its bytes would
+    otherwise read as text no format claims."""
+    if has_suffix(path, ".gz") or _starts_as_gzip(path):
         return cast(IO[bytes], gzip.open(path, "rb"))
     return open(path, "rb")
+
+
+def _starts_as_gzip(path: str | Path) -> bool:
+    """Whether a regular file begins with gzip's bytes (a pipe's, once read, are gone)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
+        with open(path, "rb") as head:
+            return head.read(len(GZIP_MAGIC)) == GZIP_MAGIC
+    except OSError:
+        return False  # the open that follows says what is wrong
 
 
 def count_filled_lines(stream: IO[bytes], limit: int | None = None) -> int:

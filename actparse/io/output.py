@@ -8,10 +8,10 @@ from __future__ import annotations
 import gzip
 import io
 import sys
-from collections.abc import Iterable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TextIO
 
 from actparse.io.csv_rows import is_csv
 from actparse.io.destination import Destination, OutputError
@@ -40,11 +40,18 @@ def open_sink(
     Standard output, a JSON lines file, or a Parquet file (which keeps a Parquet ``source``'s schema
     unless ``keep_schema`` is false, and with ``keep_errors`` has an ``actparse_error`` column).
     A ``.csv`` name is an :class:`OutputError` (the CSV actparse writes is the per-turn table)."""
-    if to_stdout(output):
-        return nullcontext(sys.stdout)
-    assert output is not None
-    if is_folder(source):  # a corpus folder is labelled into a new folder, never a file
+    if is_folder(source):
+        if to_stdout(output):
+            # A corpus folder is labelled into a new folder, never a file: a folder's
+            # files (its utterances, the index) make no one stream of lines.
+            raise OutputError(
+                f"{source}: a corpus folder is labelled into a new folder: give it with -o DIR"
+            )
+        assert output is not None
         return FolderSink(output, source)
+    if to_stdout(output):
+        return _standard_output()
+    assert output is not None
     if is_csv(output):
         # JSON lines under a .csv name would read as a broken table: the one CSV
         # actparse writes is the per-turn table, whose columns are fixed.
@@ -56,6 +63,21 @@ def open_sink(
         schema = parquet_schema(source) if keep_schema and is_parquet(source) else None
         return ParquetSink(output, schema, keep_errors=keep_errors, inputs=[source])
     return open_output(output, inputs=[source])
+
+
+@contextmanager
+def _standard_output() -> Iterator[TextIO]:
+    """Standard output as a sink, whose write errors name it.
+
+    ``<stdout>: no space left on device``, as a file's errors name the file. A closed pipe
+    is left as it is: the run ends quietly on it."""
+    try:
+        yield sys.stdout
+        sys.stdout.flush()
+    except OSError as err:
+        if not isinstance(err, BrokenPipeError) and err.filename is None:
+            err.filename = "<stdout>"
+        raise
 
 
 def count_records(path: str | Path) -> int | None:

@@ -40,16 +40,17 @@ from actparse.io.bounds import json_value_end, nesting_problem, value_problem
 from actparse.io.csv_rows import csv_text, is_csv, iter_csv_rows, looks_like_csv, tell_csv
 from actparse.io.detection import cannot_tell, detect_at
 from actparse.io.folders import FOLDER, is_folder, open_folder
-from actparse.io.lines import Line as _Line
 from actparse.io.lines import (
+    GZIP_MAGIC,
     decoded_lines,
     ending_at_unread,
+    open_binary,
     split_json_lines,
     split_text_lines,
 )
+from actparse.io.lines import Line as _Line
 from actparse.io.messages import json_kind
 from actparse.io.parquet import is_parquet, iter_parquet_rows
-from actparse.io.suffixes import has_suffix
 
 __all__ = [
     "JSON_LINES",
@@ -74,7 +75,6 @@ JSON_LINES, JSON_LIST, TEXT, TABLE = "json-lines", "json-list", "text", "table"
 #: a JSON object decides).
 DETECT_LINES = 64
 
-_GZIP_MAGIC = b"\x1f\x8b"
 _PARQUET_MAGIC = b"PAR1"
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 _decoder = json.JSONDecoder()
@@ -188,14 +188,14 @@ def _table_source(name: str, fmt: str, rows: Iterator[_TableRow]) -> Source:
 
 def _open_binary(path: str | Path, name: str) -> Any:
     if str(path) != STDIN:
-        return gzip.open(path, "rb") if has_suffix(path, ".gz") else open(path, "rb")
+        return open_binary(path)
     stream: Any = sys.stdin.buffer
     if not hasattr(stream, "peek"):
         stream = io.BufferedReader(stream)
     head = stream.peek(4)[:4]
     if head.startswith(_PARQUET_MAGIC):
         raise InputError(f"{name}: Parquet cannot be read from a pipe; pass the file's path")
-    if head.startswith(_GZIP_MAGIC):
+    if head.startswith(GZIP_MAGIC):
         return gzip.GzipFile(fileobj=stream, mode="rb")
     return nullcontext(stream)  # standard input stays open
 

@@ -320,11 +320,15 @@ def test_a_convokit_folder_with_a_deep_and_a_long_utterance_line(jobs: str, tmp_
     lines[1] = _with_field(lines[1], _nested(DEEP))
     lines[2] = _with_field(lines[2], "9" * 5000)
     utterances.write_text(_lines(*lines))
-    result = runner.invoke(app, ["label", str(folder), "--on-error", "keep", "--jobs", jobs])
+    out = tmp_path / "labelled"
+    result = runner.invoke(
+        app, ["label", str(folder), "-o", str(out), "--on-error", "keep", "--jobs", jobs]
+    )
     assert result.exit_code == 0 and "Traceback" not in result.output, result.output
-    errors = [json.loads(t).get("actparse_error") for t in result.stdout.splitlines()]
-    found = [e for e in errors if e]
+    lines = (out / "actparse_errors.jsonl").read_text().splitlines()
+    found = [json.loads(line)["error"] for line in lines]
     assert len(found) == 2 and TOO_DEEP in found[0] and TOO_LONG in found[1], found
-    for command in (["label", str(folder), "--jobs", jobs], ["eval", str(folder)]):
+    stopped = str(tmp_path / "stopped")
+    for command in (["label", str(folder), "-o", stopped, "--jobs", jobs], ["eval", str(folder)]):
         code, output = _run(*command)
         assert code == 2 and f"{utterances}:2: {TOO_DEEP}" in output, output

@@ -140,6 +140,30 @@ def test_an_input_is_read_as_its_lower_case_name_is(
     assert upper.stdout == lower.stdout
 
 
+@pytest.mark.parametrize(
+    ("make", "name"),
+    [
+        pytest.param(_as_gzip, "in.jsonl", id="jsonl"),
+        pytest.param(_as_csv_gzip, "in.csv", id="csv"),
+    ],
+)
+def test_a_compressed_file_without_gz_in_its_name_is_read_by_its_bytes(
+    make: Callable[[Path, CorpusFixtures, str], Path],
+    name: str,
+    fixtures: CorpusFixtures,
+    tmp_path: Path,
+) -> None:
+    """Gzip compressed in place, under its old name: it read as text no format claimed
+    ("cannot tell the format: this looks like a CSV table")."""
+    compressed = make(tmp_path, fixtures, name)
+    plain = tmp_path / f"plain-{name}"
+    plain.write_bytes(gzip.decompress(compressed.read_bytes()))
+    got, expected = (runner.invoke(app, ["label", str(p)]) for p in (compressed, plain))
+    assert expected.exit_code == 0, expected.output
+    assert got.exit_code == 0, got.output
+    assert got.stdout == expected.stdout
+
+
 def test_a_per_turn_table_reads_back_under_a_name_in_capitals(
     fixtures: CorpusFixtures, tmp_path: Path
 ) -> None:

@@ -364,6 +364,24 @@ def test_a_full_device_fails_with_a_message_and_stays_a_device(
     assert leftovers(tmp_path) == []
 
 
+def test_a_full_standard_output_is_named(source: Path, tmp_path: Path) -> None:
+    """``label > /dev/full`` said only "no space left on device"."""
+    node = _device(tmp_path, "full", 7)
+    with node.open("w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "actparse", "label", str(source)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+    assert (result.returncode, result.stderr) == (
+        2,
+        "error: <stdout>: no space left on device\n",
+    )
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"], ids=["jobs-1", "jobs-2"])
 @pytest.mark.parametrize("suffix", [".jsonl", ".jsonl.gz"], ids=str)
 def test_a_write_error_leaves_the_old_file_and_no_temporary(

@@ -127,6 +127,15 @@ def test_the_cli_labels_a_folder_into_a_folder(tmp_path: Path) -> None:
     assert all("actparse" in u["meta"] for u in _lines(out))
 
 
+@pytest.mark.parametrize("output", [None, "-"], ids=["no-output", "dash"])
+def test_a_folder_is_not_labelled_to_standard_output(output: str | None) -> None:
+    """The docs say -o DIR is needed; it wrote nested JSON lines to standard output."""
+    result = CliRunner().invoke(app, ["label", str(CORPUS), *(["-o", output] if output else [])])
+    assert result.exit_code == 2
+    assert "a corpus folder is labelled into a new folder: give it with -o DIR" in result.output
+    assert result.stdout == ""
+
+
 @pytest.mark.parametrize("where", ["input", "inside", "full", "file"])
 def test_the_output_must_be_a_new_folder(corpus: Path, tmp_path: Path, where: str) -> None:
     out = {
