@@ -157,6 +157,9 @@ def parse_act_space(doc: Any, source: str) -> ActSpace:
             raise RuleError(f"{at}: each act needs a 'name' and a 'definition'")
         what = f"act '{record['name']}'"
         check_keys(record, allowed, at, what)
+        if any(act.name == str(record["name"]) for act in acts):
+            # The second would be unreachable: coarse maps and lookups find the first.
+            raise RuleError(f"{at}: {what} is already in the inventory")
         native: dict[str, tuple[str, ...]] = {}
         for corpus in corpora:
             if corpus not in record:

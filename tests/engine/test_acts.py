@@ -53,3 +53,14 @@ def test_a_native_intent_mapped_twice_is_named(tmp_path: Path) -> None:
     )
     with pytest.raises(RuleError, match=r"acts\.yaml:5: act 'b': craigslist intent 'intro'"):
         load_act_space(path)
+
+
+def test_an_act_named_twice_is_named(tmp_path: Path) -> None:
+    """The second act of a name was accepted, and could never be reached."""
+    path = tmp_path / "acts.yaml"
+    path.write_text(
+        "acts:\n  - name: a\n    definition: x\n  - name: b\n    definition: y\n"
+        "  - name: a\n    definition: z\n"
+    )
+    with pytest.raises(RuleError, match=r"acts\.yaml:6: act 'a' is already in the inventory"):
+        load_act_space(path)
