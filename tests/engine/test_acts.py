@@ -45,22 +45,28 @@ def test_craigslist_acts_carry_the_mapped_coarse_act(fixtures: CorpusFixtures) -
             assert act.coarse == SPACE.coarse("craigslist", act.intent)
 
 
-def test_a_native_intent_mapped_twice_is_named(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        pytest.param(
+            "acts:\n  - name: a\n    definition: x\n    craigslist: [intro]\n"
+            "  - name: b\n    definition: y\n    craigslist: [intro]\n",
+            r"acts\.yaml:5: act 'b': craigslist intent 'intro'",
+            id="intent-mapped-twice",
+        ),
+        # The second act of a name was accepted, and could never be reached.
+        pytest.param(
+            "acts:\n  - name: a\n    definition: x\n  - name: b\n    definition: y\n"
+            "  - name: a\n    definition: z\n",
+            r"acts\.yaml:6: act 'a' is already in the inventory",
+            id="act-named-twice",
+        ),
+    ],
+)
+def test_an_inventory_names_each_act_and_intent_once(
+    tmp_path: Path, body: str, message: str
+) -> None:
     path = tmp_path / "acts.yaml"
-    path.write_text(
-        "acts:\n  - name: a\n    definition: x\n    craigslist: [intro]\n"
-        "  - name: b\n    definition: y\n    craigslist: [intro]\n"
-    )
-    with pytest.raises(RuleError, match=r"acts\.yaml:5: act 'b': craigslist intent 'intro'"):
-        load_act_space(path)
-
-
-def test_an_act_named_twice_is_named(tmp_path: Path) -> None:
-    """The second act of a name was accepted, and could never be reached."""
-    path = tmp_path / "acts.yaml"
-    path.write_text(
-        "acts:\n  - name: a\n    definition: x\n  - name: b\n    definition: y\n"
-        "  - name: a\n    definition: z\n"
-    )
-    with pytest.raises(RuleError, match=r"acts\.yaml:6: act 'a' is already in the inventory"):
+    path.write_text(body)
+    with pytest.raises(RuleError, match=message):
         load_act_space(path)

@@ -144,31 +144,36 @@ def test_a_not_utf8_byte_deep_in_a_piped_table_is_the_files_error(
 
 
 @pytest.mark.parametrize(
-    ("mode", "code"), [pytest.param("stop", 2, id="stop"), pytest.param("keep", 0, id="keep")]
+    ("table", "where", "codes"),
+    [
+        pytest.param(
+            HEADER + 'd1,A,"one\ntwo"\n\nd1,B,x,extra\nd2,A,hi\n',
+            "<stdin>:5: 4 fields, and the header names 3",
+            (2, 0),
+            id="long-row",
+        ),
+        # Not the last line, where csv met the end: the line to look at is where it opened.
+        pytest.param(
+            HEADER + 'd1,A,"one\ntwo"\n\nd1,B,"x\nd2,A,hi\nd2,B,$5\n',
+            "<stdin>:5: a quoted field opened here is never closed",
+            (2, 1),
+            id="quote-never-closed",
+        ),
+    ],
 )
+@pytest.mark.parametrize("mode", ["stop", "keep"])
 def test_a_bad_row_after_a_field_over_lines_is_named_by_its_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str, code: int
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    table: str,
+    where: str,
+    codes: tuple[int, int],
+    mode: str,
 ) -> None:
-    table = HEADER + 'd1,A,"one\ntwo"\n\nd1,B,x,extra\nd2,A,hi\n'
     _, piped = _named_and_piped(
         tmp_path, table.encode(), ["label", "--on-error", mode], monkeypatch
     )
-    where = "<stdin>:5: 4 fields, and the header names 3"
-    assert piped.code == code and where in (piped.stderr if mode == "stop" else piped.stdout)
-
-
-@pytest.mark.parametrize(
-    ("mode", "code"), [pytest.param("stop", 2, id="stop"), pytest.param("keep", 1, id="keep")]
-)
-def test_a_quote_never_closed_is_named_by_the_line_it_opened_on(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str, code: int
-) -> None:
-    """Not the last line, where csv met the end: the line to look at is where it opened."""
-    table = HEADER + 'd1,A,"one\ntwo"\n\nd1,B,"x\nd2,A,hi\nd2,B,$5\n'
-    _, piped = _named_and_piped(
-        tmp_path, table.encode(), ["label", "--on-error", mode], monkeypatch
-    )
-    where = "<stdin>:5: a quoted field opened here is never closed"
+    code = codes[0] if mode == "stop" else codes[1]
     assert piped.code == code and where in (piped.stderr if mode == "stop" else piped.stdout)
 
 
