@@ -13,8 +13,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, get_type_hints
 
-from actparse.errors import InputError
-
 #: The note on every act of a dialogue the skip rule left unparsed: which rule, and how
 #: to label it anyway. Written to outputs as the turn's ``no_act``: users group by it.
 SKIPPED = "dialogue skipped by Cocoa's length rule (--skip never labels it)"
@@ -98,16 +96,6 @@ class Dialogue:
     corpus: str = field(kw_only=True)
     #: The outcome the corpus records (final split, reward), as the reader found it.
     outcome: Mapping[str, Any] | None = None
-
-    def __post_init__(self) -> None:
-        # The readers check their records' agents; a dialogue built by hand is checked
-        # here, since a parser indexes the parties by agent.
-        for turn in self.turns:
-            if turn.agent not in (0, 1):
-                raise InputError(
-                    f"turn {turn.index}: agent {turn.agent!r}; a dialogue's agents are 0 and 1, "
-                    "its two parties"
-                )
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,13 +79,3 @@ def test_a_field_of_the_inputs_own_is_never_overwritten(
     assert actparse.label_record(labelled) == labelled
     with pytest.raises(actparse.InputError, match=f"field '{field}' is the input's own"):
         actparse.label_record({**record.raw, field: "my own annotation"})
-
-
-@pytest.mark.parametrize("agent", [2, -1, 5], ids=lambda a: f"agent-{a}")
-def test_a_dialogue_built_by_hand_has_agents_0_and_1(agent: int) -> None:
-    """Records get "must be agent 0 or 1" from their readers; a hand-built turn of agent 5
-    was accepted, and a parser would index its parties by it."""
-    party = actparse.Party()
-    turns = (actparse.Turn(0, 0, "message", "hi"), actparse.Turn(1, agent, "message", "hello"))
-    with pytest.raises(actparse.InputError, match=f"turn 1: agent {agent}; a dialogue's agents"):
-        actparse.Dialogue(turns=turns, parties=(party, party), corpus="chat")
