@@ -257,10 +257,16 @@ class SplitParse:
         "Throw in a ball", "the ball too" and a part of an item for one side ("can i have one
         book?", :meth:`adjusts_counts`) keep the rest of the deal on the table (``running``), except
         that a share counted item by item for one side ("how about I get 3 food and 2 firewood?")
-        leaves what it omits to the other side (``opposite``; if the table keeps it, a majority)."""
+        leaves what it omits to the other side (``opposite``; if the table keeps it, a majority),
+        unless the message trades one item for another ("could i trade you a firewood for food, so
+        you get 3 food and 1 firewood?")."""
         kept = totals if unnamed == "running" else ()
         if self.increment or self.adjusts_counts(totals):
             unnamed = "running"
+        if any(m.why.startswith("exchange") for m in self.mentions):
+            # an-exchange-keeps-the-table: a trade moves counts of the table, so what the
+            # message leaves unnamed stays put however much of one side it counts.
+            return unnamed
         if unnamed == "running" and self.spells_out_one_side(n_items, kept):
             return "opposite"
         return unnamed
