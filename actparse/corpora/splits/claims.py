@@ -137,6 +137,10 @@ def _item_count(
     count."""
     count: int
     if m.kind == "all":
+        if not m.explicit and (side, item) in written:
+            # a-written-count-outranks-the-article: "i'd get 2 firewood and 1 water, as
+            # long as i get the firewood" keeps the two the message counted.
+            return None
         count = total
         given = claims.counts[side ^ 1][item]
         if (
