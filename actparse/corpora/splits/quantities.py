@@ -157,12 +157,22 @@ def implied_quantity(
             # "i could use that food": the amount talked about, not all of it, where
             # items are amounts (a bare noun is a preference); "that hat" names the hat.
             return (start, "bare", None, False)
+        if not plural and lexicon.bare_noun == "none" and _needed_after(classes, noun):
+            # the-item-someone-needs-is-an-amount: "i can give you the water you need" is
+            # the amount talked about, as "that water" is.
+            return (start, "bare", None, False)
         if plural or lexicon.the_singular == "all":
             return (start, "all", None, False)
         return (start, "count", 1, False)
     if lexicon.bare_noun == "none":
         return (noun, "bare", None, False)
     return (noun, ("all" if plural else "count"), (None if plural else 1), False)
+
+
+def _needed_after(classes: Sequence[frozenset[str]], noun: int) -> bool:
+    """A person and a verb of need or wish follow the item noun ("the water you need")."""
+    after = classes[noun + 1 : noun + 3]
+    return len(after) == 2 and bool(after[0] & {"self", "other", "we"}) and "possess" in after[1]
 
 
 def counts_some_of_the_rest(
