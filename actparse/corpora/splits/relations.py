@@ -117,7 +117,7 @@ def _owned_exchanges(
     """Items traded for "my" or "your" items go to the side opposite their owner."""
     for k in range(1, len(mentions)):
         before, after = mentions[k - 1], mentions[k]
-        gap = tokens[before.end + 1 : after.start]
+        gap = _trade_gap(tokens, before, after)
         if not gap or gap[0] not in ("for", EXCHANGE_FOR):
             continue
         owner = _possessor(tokens, after, lexicon)
@@ -137,7 +137,7 @@ def _trades(tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLe
     """Items traded "for" items of a side already known go to the other side."""
     trading: int | None = None
     for k, (before, after) in enumerate(itertools.pairwise(mentions), 1):
-        gap = tokens[before.end + 1 : after.start]
+        gap = _trade_gap(tokens, before, after)
         if (
             len(gap) > 2
             and (lexicon.has("benefit", gap[0]) or lexicon.has("source", gap[0]))
@@ -173,6 +173,15 @@ def _trades(tokens: Sequence[str], mentions: Sequence[Mention], lexicon: SplitLe
             after.side, after.why = trading, "exchange"
             continue
         trading = None
+
+
+def _trade_gap(tokens: Sequence[str], before: Mention, after: Mention) -> Sequence[str]:
+    """The words between two mentions, a comma before them left out.
+
+    a-comma-before-for-still-trades: "all the balls and one book , for the hat" trades as
+    "... one book for the hat" does."""
+    gap = tokens[before.end + 1 : after.start]
+    return gap[1:] if gap[:1] == [","] or gap[:1] == (",",) else gap
 
 
 #: Why a mention is the reader's to give: a giving verb with no subject before it.
