@@ -383,7 +383,9 @@ def fill_elliptic_lists(
     following = _rest_follows(tokens, mentions, lexicon)
     for m in mentions:
         if m.side is not None:
-            if m.kind != "bare":
+            # "i can give you 2 books but not 2 hats. 2 books and 2 balls?": a list
+            # denied is not one the next list continues (a-denied-list-is-not-continued).
+            if m.kind != "bare" and not m.negated:
                 previous = m.side
             continue
         if m.why in ("value", ALTERNATIVE) or m.kind == "bare":
