@@ -13,7 +13,8 @@ each a function with a name:
    "the rest", "everything", "one of each", and numbers standing for the item talked
    about last.
 3. :func:`.sides.assign_sides`: whose side each mention is on, from the words before it
-   (subjects, recipients, benefit phrases, negation), then from its neighbours
+   (subjects, recipients, benefit phrases, negation; :mod:`.clauses`: where a clause
+   opens and how far a negation reaches), then from its neighbours
    (:mod:`.relations`: benefit phrases after a list, exceptions, exchanges, statements
    of worth, lists with no person).
 4. :func:`.claims.resolve_claims`: the writer-relative counts of each side;

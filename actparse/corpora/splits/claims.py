@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from actparse.corpora.splits.clauses import granted_sides
 from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.splits.mentions import EITHER, OTHER, SELF, Mention, find_mentions
 from actparse.corpora.splits.sides import assign_sides
@@ -77,6 +78,7 @@ def resolve_claims(mentions: Sequence[Mention], totals: Sequence[int]) -> Claims
         if count is not None:
             _record_count(claims, m, side, m.item, count, totals[m.item], written)
     _fill_rest_items(claims, rest_items, totals)
+    claims.named_sides = granted_sides(mentions, claims.named_sides)
     return claims
 
 
@@ -187,7 +189,8 @@ def _record_count(
         written.discard((side, item))
     for marks, marked in (
         (claims.relative, m.relative),
-        (claims.singular, m.singular),
+        # A side denied "the ball" gets none of it (a-denied-item-is-all-of-it).
+        (claims.singular, m.singular and not m.negated),
         (claims.moved, m.moved),
     ):
         (marks.add if marked else marks.discard)((side, item))

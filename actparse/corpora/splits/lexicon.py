@@ -93,6 +93,7 @@ _WORD_CLASSES = frozenset(
         "give",
         "imperative",
         "negation",
+        "wish",
         "all",
         "determiner",
         "filler",

@@ -14,6 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from actparse.corpora.splits.clauses import (
+    HAVE_OR_GIVE,
+    denies_list,
+    negation_opens_clause,
+    opens_clause,
+    opens_purpose,
+    wish_goes_on,
+)
 from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.splits.mentions import Mention, counted
 from actparse.corpora.splits.neighbours import apply_relations
@@ -33,10 +41,6 @@ __all__ = ["assign_sides"]
 _NEGATION_REACH = 2
 #: Words :func:`_offered` looks over: "have all the", "take the".
 _DETERMINERS = frozenset({"determiner", "all"})
-#: Verbs of having or giving.
-_HAVE_OR_GIVE = frozenset({"possess", "give", "imperative"})
-#: Words after "to" that do not start a clause of purpose ("to have", "to the").
-_NO_PURPOSE = frozenset({"possess", "imperative", "give", "determiner", "boundary", "all"})
 #: The word classes :func:`assign_sides` acts on at the token it stands on; a token in
 #: none of them (and not "to" or a mention) leaves the clause as it was, so the scan
 #: skips it. It is still read as the word before or after its neighbours.
@@ -129,7 +133,7 @@ def _offered(classes: Sequence[frozenset[str]], i: int) -> bool:
         j -= 1
     if j < 0:
         return False
-    return not _HAVE_OR_GIVE.isdisjoint(classes[j]) or not PRONOUNS.isdisjoint(classes[j])
+    return not HAVE_OR_GIVE.isdisjoint(classes[j]) or not PRONOUNS.isdisjoint(classes[j])
 
 
 @dataclass(slots=True)
@@ -229,7 +233,7 @@ def _scan_clauses(
                 clause.negated = False
             if _CLAUSE_CLASSES.isdisjoint(word) and tok != "to":
                 continue  # "and", ",": a fifth of the tokens visited; no rule below acts on them
-        if tok == "to" and _opens_purpose(tokens, classes, i + 1, lexicon):
+        if tok == "to" and opens_purpose(tokens, classes, i + 1, lexicon):
             clause.purpose = True
             continue
         nxt = tokens[i + 1] if i + 1 < n else ""
@@ -239,7 +243,10 @@ def _scan_clauses(
             continue
         # A negation binds the verb right after it ("can not ever give"); one further
         # back belonged to an earlier verb ("i don't need them, leave me the hat").
-        negated = i - scan.negation_at <= _NEGATION_REACH
+        # "i don't want to give up the book": over "to" (a-denied-wish-goes-on).
+        negated = i - scan.negation_at <= _NEGATION_REACH or wish_goes_on(
+            tokens, i, lexicon, clause.negated and clause.verb
+        )
         # A verb after "in" ("would you be interested in trading") has no subject of its
         # own; where the writer is the subject ("i am interested in giving") the writer
         # gives either way.
@@ -272,8 +279,11 @@ def _claim_mention(scan: _Scan, mention: Mention, i: int) -> None:
         # everything", "give you everything" put it on a side.
         side = None
     if side is not None:
-        mention.side, mention.why = side, clause.trace()
-        mention.negated = clause.negated
+        # "you can have the books , not the hat" (not-before-a-list).
+        having = clause.verb or clause.why == "recipient"
+        denied = denies_list(scan.tokens, i, scan.negation_at, having)
+        mention.side, mention.why = side ^ denied, clause.trace() + "+not" * denied
+        mention.negated = clause.negated or denied
         if clause.why == "both" and mention.kind in ("count", "each-item"):
             mention.both = True
 
@@ -360,6 +370,10 @@ def _mark_marker(
     if ("my" in word or "your" in word) and ("possess" in after or "group" in after):
         # "would my taking 2 water work?", "your group can have the food"
         owner = SELF if "my" in word else OTHER
+        if "group" in after and i > 0 and "benefit" in scan.classes[i - 1]:
+            # "give the balls to my kids": a side's people are that side, the list
+            # before them too (my-people-are-my-side).
+            scan.benefits.append((i, owner))
         clause.set(owner, "subject")
         clause.subject = owner
         return True
@@ -374,6 +388,9 @@ def _mark_marker(
         return True
     if "negation" in word:
         scan.negation_at = i
+        if negation_opens_clause(scan.classes, i):
+            # ", not parting with the hat" (a-negated-verb-with-no-subject).
+            clause.set(SELF, "dropped-subject")
         return True
     if "opinion" in word:
         # "i think that will work: 1 food, 1 water": a new clause follows.
@@ -405,7 +422,7 @@ def _mark_giving(
         and nxt not in ("with", "without")  # "i can do with 2": i get by with 2
     ):
         if PRONOUNS.isdisjoint(after):  # no recipient: person(nxt) is None
-            if clause.side is None or opens or _opens_clause(classes, i):
+            if clause.side is None or opens or opens_clause(classes, i):
                 # "give the books": a bare imperative hands them from the reader.
                 clause.set(OTHER, "imperative")
             elif clause.why == "recipient" and "boundary" in before:
@@ -433,7 +450,7 @@ def _mark_having(
     writer's, and after a recipient's clause the subject takes again."""
     if "imperative" in word or "possess" in word:
         if "imperative" in word and (
-            (clause.side is None and not clause.neutral) or _opens_clause(classes, i)
+            (clause.side is None and not clause.neutral) or opens_clause(classes, i)
         ):
             clause.set(OTHER, "imperative")
         elif (
@@ -441,7 +458,7 @@ def _mark_having(
             and not tok.endswith("ing")
             and clause.side is None
             and not clause.neutral
-            and (_opens_clause(classes, i) or "boundary" in before)
+            and (opens_clause(classes, i) or "boundary" in before)
         ):
             # "sorry , need the ball": a verb of wanting with its subject left out
             # is the writer's.
@@ -455,46 +472,3 @@ def _mark_having(
         clause.giving = clause.modal_offer = False
         clause.negated = negated
         clause.verb = True
-
-
-def _opens_purpose(
-    tokens: Sequence[str], classes: Sequence[frozenset[str]], i: int, lexicon: SplitLexicon
-) -> bool:
-    """A clause of purpose starts with "to" + a verb other than one of having or giving.
-
-    "to" + a verb other than one of having or giving starts a clause of purpose
-    ("i need firewood to cook the food"); "to have", "to you", "to 2" do not."""
-    if i >= len(tokens):
-        return False
-    word = tokens[i]
-    return not (
-        not _NO_PURPOSE.isdisjoint(classes[i])
-        or lexicon.number(word) is not None
-        or word in lexicon.item_words
-        or not PRONOUNS.isdisjoint(classes[i])  # person(word, subject=False) names a side
-        or not word.isalpha()
-    )
-
-
-def _opens_clause(classes: Sequence[frozenset[str]], i: int) -> bool:
-    """The verb at ``i`` starts a new clause, unless its subject stands before the boundary.
-
-    A new clause: "fine, take the hat"; its subject before the boundary word, maybe with auxiliaries
-    between: "i also send", "i would then get". ``classes`` are the word classes of the message's
-    tokens."""
-    if i == 0:
-        return True
-    before = classes[i - 1]
-    opens = (
-        "sentence_end" in before
-        or "interjection" in before
-        or ("boundary" in before and "conjunction" not in before)
-    )
-    if not opens:
-        return False
-    # "i would then take", "if i could also have": auxiliaries and adverbs may stand
-    # between the subject and the boundary word before its verb.
-    j = i - 2
-    while j > 0 and "auxiliary" in classes[j]:
-        j -= 1
-    return not (j >= 0 and not SUBJECT_PRONOUNS.isdisjoint(classes[j]))
