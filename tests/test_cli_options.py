@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 import actparse
 from actparse.cli import app
 from actparse.engine.rulefiles import shipped
+from actparse.reports import WORST_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -126,6 +127,33 @@ def test_worst_0_shows_the_tables_only(fixtures: CorpusFixtures) -> None:
     assert all(r.exit_code == 0 for r in shown.values())
     assert "casino_20.json:" in shown["1"].stdout
     assert "casino_20.json:" not in shown["0"].stdout
+
+
+@pytest.mark.parametrize("n", [0, 1, 3], ids=lambda n: f"worst-{n}")
+def test_worst_with_json_adds_the_worst_dialogues_under_one_key(
+    fixtures: CorpusFixtures, tmp_path: Path, n: int
+) -> None:
+    """--worst was ignored with --json. It now adds the key ``worst``, the N worst
+    dialogues as fields; every other key is as without --worst, which has no such key."""
+    records = _hf_records(fixtures)[:6]
+    for k, record in enumerate(records):
+        # The first k+1 reference intents "offer": a dialogue more wrong than the one before.
+        intents = record["dialogue_acts"]["intent"]
+        intents[: k + 1] = ["offer"] * len(intents[: k + 1])
+    path = tmp_path / "wrong.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    plain = runner.invoke(app, ["eval", str(path), "--json"])
+    worst = runner.invoke(app, ["eval", str(path), "--json", "--worst", str(n)])
+    assert plain.exit_code == worst.exit_code == 0, worst.output
+    doc = json.loads(worst.stdout)
+    listed = doc.pop(WORST_KEY)
+    assert WORST_KEY not in json.loads(plain.stdout)
+    assert json.dumps(doc, sort_keys=True) + "\n" == plain.stdout
+    assert len(doc["misses"]) > 3 and listed == doc["misses"][:n]
+    for entry in listed:
+        assert entry["where"].startswith(f"{path}:") and entry["summary"]
+        assert entry["turns"] and all(t["reference"] != t["ours"] for t in entry["turns"])
+        assert all({"turn", "agent", "text"} <= set(t) for t in entry["turns"])
 
 
 # --- label --------------------------------------------------------------------------
