@@ -172,6 +172,38 @@ def test_the_summary_speaks_of_the_corpus_at_hand(fixtures: CorpusFixtures, tmp_
     assert "skipped by Cocoa's length rule" in craigslist.stderr  # the fixture has short ones
 
 
+@pytest.mark.parametrize(
+    ("fixture", "args", "said"),
+    [
+        pytest.param(
+            "dealornodeal_val_20.txt",
+            ["--jobs", "1"],
+            "labelled 19 records (each one side's view of a dialogue) to stdout",
+            id="dealornodeal",
+        ),
+        pytest.param(
+            "dealornodeal_val_20.txt",
+            ["--jobs", "2"],
+            "labelled 19 records (each one side's view of a dialogue) to stdout",
+            id="dealornodeal-two-jobs",
+        ),
+        pytest.param("casino_20.json", ["--jobs", "1"], "labelled 20 dialogues to", id="casino"),
+        pytest.param(
+            "craigslist_validation_20.jsonl", ["--jobs", "1"], "labelled 20 dialogues to", id="hf"
+        ),
+    ],
+)
+@pytest.mark.usefixtures("tasks_of_one")
+def test_the_summary_counts_a_corpus_of_two_views_in_records(
+    fixtures: CorpusFixtures, fixture: str, args: list[str], said: str
+) -> None:
+    """Deal or No Deal lists each dialogue once from each side: label counted every
+    record a dialogue (1087 of val.txt's 562). Its records are called records."""
+    result = runner.invoke(app, ["label", str(fixtures / fixture), *args])
+    assert result.exit_code == 0, result.output
+    assert said in result.stderr
+
+
 def test_label_batch_without_batched_says_so(fixtures: CorpusFixtures) -> None:
     datasets = pytest.importorskip("datasets")
     records = _hf_records(fixtures)[:2]
