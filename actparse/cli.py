@@ -70,8 +70,8 @@ from actparse.io.records import read_records
 from actparse.io.turn_files import label_table
 from actparse.options import option_parsers
 from actparse.registry import Parser
-from actparse.render import print_dialogue, print_report, progress_bar
-from actparse.reports import Report
+from actparse.render import WORST, print_dialogue, print_report, progress_bar
+from actparse.reports import WORST_KEY, Report
 
 if TYPE_CHECKING:  # imported when the command runs: the corpus' training loads only then
     pass
@@ -240,7 +240,7 @@ def eval_command(
     input: EvalInput,
     as_json: JsonOpt = False,
     min_agreement: MinAgreementOpt = None,
-    worst: WorstOpt = 5,
+    worst: WorstOpt = None,
     corpus: CorpusOpt = AUTO_CORPUS,
     fmt: FormatOpt = AUTO_FORMAT,
     lexicon: LexiconOpt = None,
@@ -263,7 +263,8 @@ def eval_command(
     coarse acts per strategy label (CaSiNo). MutualFriends: entity mentions and
     selections against the outcome. Prints tables and the worst dialogues (each
     disagreeing turn with the reference, ours and the reason), or with --json one JSON
-    object with the same top-level keys for every corpus.
+    object with the same top-level keys for every corpus (with --worst N also 'worst',
+    the N worst dialogues as fields).
     """
     with run(), line_limit(max_line_bytes):
         try:
@@ -298,12 +299,18 @@ def eval_command(
         raise typer.Exit(code=FAILED)
 
 
-def _show_report(report: Report, as_json: bool, worst: int) -> None:
-    """Print an evaluation: one JSON object, or tables and the ``worst`` dialogues."""
+def _show_report(report: Report, as_json: bool, worst: int | None) -> None:
+    """Print an evaluation: one JSON object, or tables and the ``worst`` dialogues.
+
+    The JSON has the ``worst`` dialogues under :data:`~actparse.reports.WORST_KEY` only
+    when ``--worst`` was given: without it, it is what it always was."""
     if as_json:
-        typer.echo(json.dumps(report.to_json(), sort_keys=True))
+        doc = report.to_json()
+        if worst is not None:
+            doc[WORST_KEY] = report.worst_to_json(worst)
+        typer.echo(json.dumps(doc, sort_keys=True))
     else:
-        print_report(report, StdoutConsole(), worst)
+        print_report(report, StdoutConsole(), WORST if worst is None else worst)
 
 
 @app.command(cls=Command, epilog=epilog("report"))

@@ -274,12 +274,16 @@ MinAgreementOpt = Annotated[
     ),
 ]
 WorstOpt = Annotated[
-    int,
+    int | None,
     typer.Option(
         "--worst",
         # A negative count would slice from the end: all but the last N dialogues.
         min=0,
-        help="How many of the worst dialogues to show (0: the tables only).",
+        help=(
+            "How many of the worst dialogues to show (default 5; 0: the tables only). "
+            "With --json: the N worst dialogues under the key 'worst', each as an entry "
+            "of 'misses' (no 'worst' key without --worst)."
+        ),
     ),
 ]
 CorpusOpt = Annotated[

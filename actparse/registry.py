@@ -199,7 +199,8 @@ class Corpus:
     rules: str = ""
     #: For a corpus that lists a dialogue once from each side, one view right after the
     #: other: ``Dialogue -> key``, the same key for both views of one dialogue. Per-turn
-    #: tables keep a dialogue's first view only (``None``: each record is a dialogue).
+    #: tables keep a dialogue's first view only, and ``actparse label`` counts records,
+    #: not dialogues (``None``: each record is a dialogue).
     view_key: Loadable | None = None
     #: Where the corpus comes among the corpora (lower first; equal: in the order
     #: registered). The built-in ones take 10 to 40.

@@ -16,7 +16,14 @@ from rich.table import Table as RichTable
 from actparse.models import Act, Dialogue
 from actparse.reports import Miss, Report, Table
 
-__all__ = ["print_dialogue", "print_misses", "print_report", "print_table", "progress_bar"]
+__all__ = [
+    "WORST",
+    "print_dialogue",
+    "print_misses",
+    "print_report",
+    "print_table",
+    "progress_bar",
+]
 
 
 def print_table(table: Table, console: Console) -> None:
@@ -51,7 +58,11 @@ def print_misses(misses: Sequence[Miss], console: Console) -> None:
             console.print(f"  | {line}", highlight=False, markup=False, style="dim")
 
 
-def print_report(report: Report, console: Console, worst: int = 5) -> None:
+#: How many of the worst dialogues a report shows when not told.
+WORST = 5
+
+
+def print_report(report: Report, console: Console, worst: int = WORST) -> None:
     """A report's tables, then its ``worst`` misses."""
     for table in report.tables():
         print_table(table, console)

@@ -25,6 +25,7 @@ from actparse.models import Dialogue
 
 __all__ = [
     "JSON_KEYS",
+    "WORST_KEY",
     "Evaluator",
     "Miss",
     "MissTurn",
@@ -42,6 +43,9 @@ Evaluator = Callable[[Iterable[Record], registry.Parser], "Report"]
 
 #: The top-level keys of :meth:`Report.to_json`, the same for every corpus.
 JSON_KEYS = ("corpus", "dialogues", "headline", "figures", "misses")
+
+#: The top-level key ``actparse eval --json --worst N`` adds: :meth:`Report.worst_to_json`.
+WORST_KEY = "worst"
 
 
 @dataclass(frozen=True)
@@ -227,6 +231,14 @@ class Report(ABC):
             "figures": figures,
             "misses": [m.to_dict() for m in self.misses(worst)],
         }
+
+    def worst_to_json(self, n: int) -> list[dict[str, Any]]:
+        """The ``n`` worst dialogues as JSON, worst first: the text report's list, as fields.
+
+        Each is shaped as an entry of ``misses``: ``where`` (the source and line, and the
+        dialogue's id), ``summary``, ``turns`` (each disagreeing turn with the reference and
+        ours), and ``context`` and ``kind`` where the corpus gives them."""
+        return [m.to_dict() for m in self.misses(n)]
 
 
 def located(items: Iterable[Record | Dialogue]) -> Iterator[tuple[str, Dialogue]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -79,3 +80,37 @@ def test_a_field_of_the_inputs_own_is_never_overwritten(
     assert actparse.label_record(labelled) == labelled
     with pytest.raises(actparse.InputError, match=f"field '{field}' is the input's own"):
         actparse.label_record({**record.raw, field: "my own annotation"})
+
+
+TWO_PARTY_FILES = {
+    "craigslist": "craigslist_validation_20.jsonl",
+    "dealornodeal": "dealornodeal_val_20.txt",
+    "casino": "casino_20.json",
+}
+
+
+def _with_agent(dialogue: actparse.Dialogue, agent: int) -> actparse.Dialogue:
+    """The dialogue with its second turn rebuilt by hand as agent ``agent``'s."""
+    turn = dialogue.turns[1]
+    hand_built = actparse.Turn(turn.index, agent, turn.action, turn.text)
+    return dataclasses.replace(dialogue, turns=(dialogue.turns[0], hand_built, *dialogue.turns[2:]))
+
+
+@pytest.mark.parametrize("agent", [2, -1], ids=lambda a: f"agent-{a}")
+@pytest.mark.parametrize("corpus", list(TWO_PARTY_FILES))
+def test_a_two_party_parser_refuses_a_hand_built_turn_of_a_third_agent(
+    fixtures: CorpusFixtures, corpus: str, agent: int
+) -> None:
+    """Readers refuse such a record; a hand-built turn reached the parser, which indexed
+    its parties by the agent and failed with an IndexError (or labelled it silently)."""
+    dialogue = next(iter(actparse.read_records(fixtures / TWO_PARTY_FILES[corpus]))).dialogue()
+    assert dialogue.corpus == corpus
+    bad = _with_agent(dialogue, agent)
+    expected = f"turn 1: agent {agent}; the {corpus} corpus takes agents 0 and 1"
+    with pytest.raises(actparse.InputError, match=expected):
+        actparse.parse_dialogue(bad)
+    with pytest.raises(actparse.InputError, match=expected):
+        actparse.parser_for(corpus).parse_many([dialogue, bad])  # type: ignore[attr-defined]
+    for fine in (0, 1):
+        acts = actparse.parse_dialogue(_with_agent(dialogue, fine))
+        assert len(acts) == len(dialogue.turns) and acts[1].agent == fine

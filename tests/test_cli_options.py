@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 import actparse
 from actparse.cli import app
 from actparse.engine.rulefiles import shipped
+from actparse.reports import WORST_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -128,6 +129,33 @@ def test_worst_0_shows_the_tables_only(fixtures: CorpusFixtures) -> None:
     assert "casino_20.json:" not in shown["0"].stdout
 
 
+@pytest.mark.parametrize("n", [0, 1, 3], ids=lambda n: f"worst-{n}")
+def test_worst_with_json_adds_the_worst_dialogues_under_one_key(
+    fixtures: CorpusFixtures, tmp_path: Path, n: int
+) -> None:
+    """--worst was ignored with --json. It now adds the key ``worst``, the N worst
+    dialogues as fields; every other key is as without --worst, which has no such key."""
+    records = _hf_records(fixtures)[:6]
+    for k, record in enumerate(records):
+        # The first k+1 reference intents "offer": a dialogue more wrong than the one before.
+        intents = record["dialogue_acts"]["intent"]
+        intents[: k + 1] = ["offer"] * len(intents[: k + 1])
+    path = tmp_path / "wrong.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    plain = runner.invoke(app, ["eval", str(path), "--json"])
+    worst = runner.invoke(app, ["eval", str(path), "--json", "--worst", str(n)])
+    assert plain.exit_code == worst.exit_code == 0, worst.output
+    doc = json.loads(worst.stdout)
+    listed = doc.pop(WORST_KEY)
+    assert WORST_KEY not in json.loads(plain.stdout)
+    assert json.dumps(doc, sort_keys=True) + "\n" == plain.stdout
+    assert len(doc["misses"]) > 3 and listed == doc["misses"][:n]
+    for entry in listed:
+        assert entry["where"].startswith(f"{path}:") and entry["summary"]
+        assert entry["turns"] and all(t["reference"] != t["ours"] for t in entry["turns"])
+        assert all({"turn", "agent", "text"} <= set(t) for t in entry["turns"])
+
+
 # --- label --------------------------------------------------------------------------
 
 
@@ -142,6 +170,38 @@ def test_the_summary_speaks_of_the_corpus_at_hand(fixtures: CorpusFixtures, tmp_
         ["label", str(fixtures / "craigslist_validation_20.jsonl"), "-o", str(tmp_path / "x")],
     )
     assert "skipped by Cocoa's length rule" in craigslist.stderr  # the fixture has short ones
+
+
+@pytest.mark.parametrize(
+    ("fixture", "args", "said"),
+    [
+        pytest.param(
+            "dealornodeal_val_20.txt",
+            ["--jobs", "1"],
+            "labelled 19 records (each one side's view of a dialogue) to stdout",
+            id="dealornodeal",
+        ),
+        pytest.param(
+            "dealornodeal_val_20.txt",
+            ["--jobs", "2"],
+            "labelled 19 records (each one side's view of a dialogue) to stdout",
+            id="dealornodeal-two-jobs",
+        ),
+        pytest.param("casino_20.json", ["--jobs", "1"], "labelled 20 dialogues to", id="casino"),
+        pytest.param(
+            "craigslist_validation_20.jsonl", ["--jobs", "1"], "labelled 20 dialogues to", id="hf"
+        ),
+    ],
+)
+@pytest.mark.usefixtures("tasks_of_one")
+def test_the_summary_counts_a_corpus_of_two_views_in_records(
+    fixtures: CorpusFixtures, fixture: str, args: list[str], said: str
+) -> None:
+    """Deal or No Deal lists each dialogue once from each side: label counted every
+    record a dialogue (1087 of val.txt's 562). Its records are called records."""
+    result = runner.invoke(app, ["label", str(fixtures / fixture), *args])
+    assert result.exit_code == 0, result.output
+    assert said in result.stderr
 
 
 def test_label_batch_without_batched_says_so(fixtures: CorpusFixtures) -> None:

@@ -292,6 +292,9 @@ class Summary:
     unknown_actions: int = 0
     #: Records that could not be labelled (written unchanged, ``on_error="keep"``).
     errors: int = 0
+    #: Of :attr:`records`, those that are one side's view of a dialogue (a corpus that
+    #: lists each dialogue once from each side): they count records, not dialogues.
+    sides: int = 0
 
 
 def label_path(
@@ -335,6 +338,7 @@ def label_path(
             summary.skipped += outcome.skipped
             summary.unknown_actions += outcome.unknown_actions
             summary.errors += outcome.error is not None
+            summary.sides += outcome.side
             summary.error_rows += outcome.rows if outcome.error is not None else 0
             if progress is not None:
                 # Once per output line: the bar's length is the input's lines.

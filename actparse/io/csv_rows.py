@@ -1,16 +1,16 @@
 """CSV in: a table read row by row, each row one record numbered by its line.
 
 A ``.csv`` (or ``.csv.gz``) input is read with :func:`csv.reader`, the header naming
-the fields (line 1), so every value is text (an empty cell is ``""``). Rows are read as
-they come (a quoted field may span lines: a row is numbered by the line it starts on;
-a blank line is no row), and the format is told from the first row, as for Parquet. A
-row with more or fewer cells than the header names, and a quoted field never closed
-(the rest of the input would be its text), are errors naming their line. A line is read
-with the bound of :mod:`actparse.io.lines` (a field may be as long): a longer one stops
-the file with an error naming it. A cell (or a column name) that begins with a ``'`` and
-then a character a spreadsheet takes for a formula has that ``'`` taken off
-(:func:`~actparse.io.csv_cells.unguard`): the per-turn CSV actparse writes reads back as
-it was made, as does a spreadsheet's own.
+the fields (its first non-blank line), so every value is text (an empty cell is ``""``).
+Rows are read as they come (a quoted field may span lines: a row is numbered by the line
+it starts on; a blank line is no row, before the header too), and the format is told
+from the first row, as for Parquet. A row with more or fewer cells than the header
+names, and a quoted field never closed (the rest of the input would be its text), are
+errors naming their line. A line is read with the bound of :mod:`actparse.io.lines` (a
+field may be as long): a longer one stops the file with an error naming it. A cell (or a
+column name) that begins with a ``'`` and then a character a spreadsheet takes for a
+formula has that ``'`` taken off (:func:`~actparse.io.csv_cells.unguard`): the per-turn
+CSV actparse writes reads back as it was made, as does a spreadsheet's own.
 
 Standard input has no name to go by: it is a CSV table when its first non-blank line
 looks like a header (:func:`looks_like_csv`), told by :func:`tell_csv` without losing a
@@ -226,6 +226,11 @@ def _unclosed(name: str, fields: list[str], lines: _CountedLines) -> str | None:
     )
 
 
+def _blank(fields: list[str]) -> bool:
+    """Whether a row read before the header is a blank line (empty, or spaces alone)."""
+    return len(fields) <= 1 and not "".join(fields).strip()
+
+
 def _record(
     fields: list[str], names: list[str], where: str
 ) -> tuple[dict[str, Any], list[str] | None, str | None]:
@@ -250,7 +255,7 @@ def _record(
 def iter_csv_rows(
     source: str | Path | IO[str], fmt: str = "auto", name: str | None = None
 ) -> Iterator[CsvRow]:
-    """``(line, format, record, error)`` for every row of a CSV table, the header being line 1.
+    """``(line, format, record, error)`` for every row of a CSV table, by the file's lines.
 
     ``source`` is a file's path, opened here, or a text stream open for :mod:`csv`
     (:func:`csv_text`: standard input), named ``name`` in messages (a path: itself).
@@ -267,7 +272,9 @@ def iter_csv_rows(
         with opened as fh:
             lines = _CountedLines(bounded_lines(fh, name, bound))
             rows = csv.reader(lines)
-            header = next(rows, None)
+            # Blank lines before the header are skipped, as those between rows are: they are
+            # still counted, so every line named after them is the file's own.
+            header = next((fields for fields in rows if not _blank(fields)), None)
             if header is not None and (unclosed := _unclosed(name, header, lines)):
                 raise InputError(unclosed)
             names = [unguard(column) for column in header or ()]

@@ -90,13 +90,16 @@ class Outcome(NamedTuple):
     edits: tuple[Edit, ...] | None = None
     #: For a dialogue of a turn table: its rows, each one line of ``line`` (0: a record).
     rows: int = 0
+    #: Whether the record is one side's view of a dialogue, its corpus listing each
+    #: dialogue once from each side (``Corpus.view_key``).
+    side: bool = False
 
     def complete(self, item: Item) -> Outcome:
         """The outcome with its whole output line, given the item it came from."""
         if self.edits is None or item.text is None:
             return self
         line = apply_edits(item.text, self.edits)
-        return Outcome(line, self.skipped, self.unknown_actions, self.error, rows=self.rows)
+        return self._replace(line=line, edits=None)
 
 
 def _read(item: Item) -> tuple[Record, tuple[str, ...], ObjectText | None]:
@@ -128,6 +131,7 @@ def encode_rows(rows: Sequence[Any]) -> str:
 
 
 def _outcome(
+    record: Record,
     fields: tuple[str, ...],
     found: ObjectText | None,
     out: dict[str, Any] | list[dict[str, Any]],
@@ -137,12 +141,13 @@ def _outcome(
     # was: encoding the whole record again would cost more than deciding its acts.
     skipped = bool(acts) and acts[0].note == SKIPPED
     unknown = sum(a.note == UNKNOWN_ACTION for a in acts)
+    side = registry.get(record.corpus).view_key is not None
     if isinstance(out, list):  # a turn table's writer: one labelled row per input row
-        return Outcome(encode_rows(out), skipped, unknown, rows=len(out))
+        return Outcome(encode_rows(out), skipped, unknown, rows=len(out), side=side)
     if found is None:
-        return Outcome(encode_line(out), skipped, unknown)
+        return Outcome(encode_line(out), skipped, unknown, side=side)
     values = {name: encode_line(out[name]) for name in fields if name in out}
-    return Outcome("", skipped, unknown, edits=set_fields(found, values))
+    return Outcome("", skipped, unknown, edits=set_fields(found, values), side=side)
 
 
 def _label(item: Item, on_error: str, clock: deadline.Clock) -> Outcome:
@@ -160,7 +165,7 @@ def _label(item: Item, on_error: str, clock: deadline.Clock) -> Outcome:
             dialogue = record.dialogue()
             acts = _parser_for(record.corpus).parse(dialogue)
             out = _write(record, dialogue, acts)
-            outcome = _outcome(fields, found, out, acts)
+            outcome = _outcome(record, fields, found, out, acts)
         finally:
             clock.stop()
         return outcome
@@ -317,7 +322,7 @@ def _label_batch_steps(batch: list[Item], on_error: str) -> list[Outcome]:
                 finally:
                     clock.stop()
                 return [
-                    _outcome(fields, found, _write(record, d, a), a)
+                    _outcome(record, fields, found, _write(record, d, a), a)
                     for (record, fields, found), d, a in zip(read, dialogues, acts)
                 ]
             except (Exception, deadline.RecordTimeout):

@@ -177,6 +177,44 @@ def test_a_bad_row_after_a_field_over_lines_is_named_by_its_line(
     assert piped.code == code and where in (piped.stderr if mode == "stop" else piped.stdout)
 
 
+#: Three blank lines before the header (one of spaces): the header is line 4.
+BLANK_FIRST = "\n  \n\r\n"
+
+
+@pytest.mark.parametrize(
+    ("table", "code", "said"),
+    [
+        pytest.param(BLANK_FIRST + TABLE, 0, "labelled 2 dialogues (4 rows)", id="good"),
+        pytest.param(
+            BLANK_FIRST + TABLE + "d3,A\n",
+            2,
+            "<stdin>:9: 2 fields, and the header names 3",
+            id="too-few-cells",
+        ),
+        pytest.param(
+            BLANK_FIRST + UNCLOSED,
+            2,
+            "<stdin>:9: a quoted field opened here is never closed",
+            id="quote-never-closed",
+        ),
+        pytest.param(
+            BLANK_FIRST + 'dialogue_id,speaker,"text\nd1,A,hi\n',
+            2,
+            "<stdin>:4: a quoted field opened here is never closed",
+            id="header-quote-never-closed",
+        ),
+    ],
+)
+def test_blank_lines_before_the_header_are_skipped_and_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, table: str, code: int, said: str
+) -> None:
+    """The blank lines made an empty header, and every row then "cannot tell the format";
+    they are skipped, and the lines named after them are still the file's own."""
+    named, piped = _named_and_piped(tmp_path, table.encode(), ["label"], monkeypatch)
+    assert piped == named
+    assert piped.code == code and said in piped.stderr
+
+
 @pytest.mark.parametrize(
     ("table", "code"),
     [

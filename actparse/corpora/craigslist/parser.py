@@ -19,6 +19,7 @@ from actparse.corpora.craigslist.linking import ListingContext
 from actparse.engine.acts import ActSpace, load_act_space
 from actparse.engine.decisions import DecisionList, IntentRule
 from actparse.engine.folders import corpus_tag_rules
+from actparse.engine.parties import check_two_parties
 from actparse.engine.strategies import (
     StrategyTagger,
     add_strategies,
@@ -282,6 +283,7 @@ class CraigslistParser:
 
     def parse(self, dialogue: Dialogue) -> list[Act]:
         """One act per turn of the dialogue."""
+        check_two_parties(dialogue)
         return add_strategies(
             dialogue, self._parse_tokenized(dialogue, _message_tokens(dialogue)), self.strategies
         )
@@ -294,6 +296,8 @@ class CraigslistParser:
         warm in the CPU caches (tokens then acts: about 7% faster than dialogue by
         dialogue; for the strategies see :func:`add_strategies_many`).
         """
+        for dialogue in dialogues:
+            check_two_parties(dialogue)
         tokens = [_message_tokens(d) for d in dialogues]
         acts = [self._parse_tokenized(d, t) for d, t in zip(dialogues, tokens)]
         return add_strategies_many(dialogues, acts, self.strategies)

@@ -24,6 +24,7 @@ from actparse.engine.deals import with_deal_moves
 from actparse.engine.decisions import DecisionList, IntentRule
 from actparse.engine.final_chooser import SHIPPED, FinalChooser, shipped_chooser
 from actparse.engine.folders import corpus_tag_rules
+from actparse.engine.parties import check_two_parties
 from actparse.engine.rulefiles import RuleError
 from actparse.engine.strategies import (
     StrategyTagger,
@@ -210,12 +211,15 @@ class SplitDialogueParser:
 
     def parse(self, dialogue: Dialogue) -> list[Act]:
         """One act per turn of the dialogue, with each message's strategies and deal move."""
+        check_two_parties(dialogue)
         return add_strategies(dialogue, self._acts(dialogue), self.strategies)
 
     def parse_many(self, dialogues: Sequence[Dialogue]) -> list[list[Act]]:
         """The acts of each dialogue, as :meth:`parse` gives them.
 
         The acts of the whole batch first, then its strategies (:func:`add_strategies_many`)."""
+        for dialogue in dialogues:
+            check_two_parties(dialogue)
         return add_strategies_many(dialogues, [self._acts(d) for d in dialogues], self.strategies)
 
     @cached_property
