@@ -17,9 +17,10 @@ each a function with a name:
    opens and how far a negation reaches), then from its neighbours
    (:mod:`.relations`: benefit phrases after a list, exceptions, exchanges, statements
    of worth, lists with no person).
-4. :func:`.claims.resolve_claims`: the writer-relative counts of each side;
-   :func:`.claims.complete_split` turns them into an
-   :class:`~actparse.models.ItemSplit` between agent 0 and agent 1.
+4. :func:`.claims.resolve_claims`: the writer-relative counts of each side.
+5. :func:`.completion.complete_split` turns them into an
+   :class:`~actparse.models.ItemSplit` between agent 0 and agent 1, completed from the
+   deal on the table.
 
 :class:`.dialogue.SplitDialogueParser` runs this turn by turn with the deal on the table
 and decides each message's intent; :class:`.evaluate.SplitReport` scores the last text

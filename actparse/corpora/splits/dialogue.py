@@ -16,7 +16,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Literal
 
-from actparse.corpora.splits.claims import SplitParse, complete_split, parse_split
+from actparse.corpora.splits.claims import SplitParse, parse_split
+from actparse.corpora.splits.completion import complete_split
 from actparse.corpora.splits.lexicon import SplitLexicon, load_split_lexicon
 from actparse.corpora.splits.mentions import EITHER, OTHER, SELF
 from actparse.engine.acts import ActSpace, load_act_space

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from actparse.corpora.splits.claims import complete_split, parse_split
+from actparse.corpora.splits.claims import parse_split
+from actparse.corpora.splits.completion import complete_split
 from actparse.corpora.splits.lexicon import SplitLexicon, load_split_lexicon
 from actparse.corpora.splits.mentions import find_mentions
 from actparse.corpora.splits.sides import assign_sides
@@ -330,7 +331,7 @@ def test_claims_step(
 # (id, utterance, Deal or No Deal totals, the deal on the table or None, expected split).
 Counts = tuple[tuple[int | None, ...], tuple[int | None, ...]]
 
-#: The steps of claims.complete_split: following the table, "the rest" from the table,
+#: The steps of completion.complete_split: following the table, "the rest" from the table,
 #: remainders per item, open items.
 COMPLETE = [
     (

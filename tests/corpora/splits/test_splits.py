@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
-from actparse.corpora.splits.claims import complete_split, parse_split
+from actparse.corpora.splits.claims import parse_split
+from actparse.corpora.splits.completion import complete_split
 from actparse.corpora.splits.lexicon import load_split_lexicon
 from actparse.corpora.splits.mentions import OTHER, SELF, find_mentions
 from actparse.corpora.splits.tokens import tokenize
