@@ -17,6 +17,7 @@ from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.splits.mentions import EITHER, OTHER, SELF, Mention, find_mentions
 from actparse.corpora.splits.sides import assign_sides
 from actparse.corpora.splits.tokens import tokenize
+from actparse.corpora.splits.uniform import halve_open_items
 
 __all__ = ["Claims", "SplitParse", "parse_split", "resolve_claims"]
 
@@ -76,15 +77,14 @@ def resolve_claims(mentions: Sequence[Mention], totals: Sequence[int]) -> Claims
             _record_count(claims, m, side, m.item, count, totals[m.item], written)
     _fill_rest_items(claims, rest_items, totals)
     claims.named_sides = granted_sides(mentions, claims.named_sides)
+    halve_open_items(claims.counts, totals, mentions)  # "split everything" (uniform.py)
     return claims
 
 
 def _claim_half(claims: Claims, item: int, totals: Sequence[int]) -> None:
-    """Half of the item goes to each side, whichever side the mention is on."""
-    # Halves need no side; an odd count cannot be halved and says nothing.
-    total = totals[item]
-    if total % 2 == 0:
-        claims.counts[SELF][item] = claims.counts[OTHER][item] = total // 2
+    """Half of the item to each side, whatever the mention's side; an odd count says nothing."""
+    if totals[item] % 2 == 0:
+        claims.counts[SELF][item] = claims.counts[OTHER][item] = totals[item] // 2
 
 
 def _claim_every_item(

@@ -25,6 +25,7 @@ from actparse.corpora.splits.quantities import (
     written_quantity,
 )
 from actparse.corpora.splits.tokens import EXCHANGE_FOR
+from actparse.corpora.splits.uniform import each_of, mark_larger_shares, whole_item_phrases
 from actparse.corpora.splits.words import (
     EITHER,
     OTHER,
@@ -203,6 +204,10 @@ def find_mentions(
         if mention is not None:
             mentions.append(mention)
             consumed.update(range(mention.start, mention.end + 1))
+    for p in whole_item_phrases(tokens, classes, lexicon):  # "split everything" (uniform.py)
+        if consumed.isdisjoint(p.span):
+            mentions.append(Mention(*p[:2], None, *p[2:4], True, p.side, why=p.why))
+            consumed.update(p.span)
     # Second pass: the tokens it can act on (item words, for the item talked about last;
     # numbers; "the rest", "everything", "each"), again found in one sweep.
     second_pass_words = pass_words.second
@@ -217,6 +222,7 @@ def find_mentions(
         if not _whole_mention(found, tokens, classes, i, lexicon):
             _implied_mention(found, tokens, i, lexicon, last_item)
     mentions.sort(key=_start)
+    mark_larger_shares(tokens, mentions, lexicon)  # "more food for me, more water for you"
     # "everything" next to named items is their complement ("you get everything").
     if found.saw_every and any(m.item is not None for m in mentions):
         for m in mentions:
@@ -437,6 +443,7 @@ def _spread_quantities(
         # water"), and that test is cheaper than the gap's.
         if after.start != after.end or not conjoined(tokens, before, after, lexicon):
             continue
+        listed = each_of(tokens, before.start, lexicon) and not after.explicit
         # "split the balls and hats", "all the food and water": the quantity reaches the
         # bare noun after it.
         if before.kind in ("half", "rest-item"):
@@ -455,7 +462,7 @@ def _spread_quantities(
             after.kind, after.count = "all", None
         elif (
             before.kind == "count"
-            and after.kind == "bare"
+            and (after.kind == "bare" or listed)
             and (before.explicit or "of" in tokens[before.start : before.end])
         ):
             # "1 of the food and firewood", "2 water and firewood for me": where an item
@@ -481,7 +488,8 @@ def _spread_quantities(
 def counted(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> bool:
     """The mention's quantity is written as a number, "all" or "n of each".
 
-    Not an article, "the", or "everything"."""
+    Also a count spread over a list or after the noun ("1 each of the food and water", "water:
+    2") (a-spread-count-is-written); not an article, "the", or "everything"."""
     if m.kind in ("every", "rest", "rest-item", "half", "bare"):
         return False
     if m.kind == "each-item":
@@ -489,4 +497,4 @@ def counted(tokens: Sequence[str], m: Mention, lexicon: SplitLexicon) -> bool:
     first = tokens[m.start]
     if lexicon.number(first) is not None:
         return not lexicon.has("article", first)
-    return m.kind == "all" and m.explicit
+    return m.explicit and (m.kind == "all" or (m.kind == "count" and m.start == m.end))

@@ -123,6 +123,11 @@ def written_quantity(
         if j > 0 and "all" in classes[j - 1]:
             return (j - 1, "count", value, True)
         return (j, "count", value, True)
+    if "each" in word and j > 0 and tokens[j + 1] == "of":
+        # n-each-of-the-list: "one each of firewood and food" is one of each item named.
+        count = lexicon.number(tokens[j - 1])
+        if count is not None:
+            return (j - 1, "count", count, True)
     if "all" in word:
         return (j, "all", None, True)
     if "rest" in word:
