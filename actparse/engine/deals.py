@@ -16,6 +16,14 @@ name the one each shows):
   the table (after a refusal that put nothing back) it makes no move.
 - ``own-agreement-confirms``: the writer's "yes" to its own proposal on the table
   confirms it (``confirm``), and says it is no agreement: only the other side agrees.
+- ``asked-and-argued-down-gives-in``: but when the writer asked for its proposal ("can i
+  have the hats ?", a question), nobody agreed to it and the partner only argued back
+  (replies of ``inform`` with no word of assent: "hats are worth nothing to me"), the
+  writer's "ok" gives in: it agrees to the partner's latest proposal, which stands
+  again, and withdraws its own. Not after a proposal stated as firm (its writer's "ok"
+  there as often gives up the deal: "ok , we won't make a deal"), nor after a reply that
+  assents, asks or has no act (a missed acceptance, or a question the "yes" answers),
+  nor to a proposal the writer refused.
 - ``restatement-is-no-proposal``: a split equal to a proposal still standing refers to
   it (a summary after agreement, an insistence: ``restate``) instead of making a new
   one; ``restating-partner-agrees``: the partner's, said back, is agreed to.
@@ -73,6 +81,12 @@ PROPOSAL_STATUSES = ("open", "agreed", "superseded", "refused", "withdrawn")
 #: The coarse acts that agree to and refuse a proposal.
 AGREE = "agree"
 REFUSE = "disagree"
+#: The coarse act of a reply that argues (reasons, needs, values) without a move; the
+#: tag of a word of assent, which makes such a reply a likely acceptance; the tag of a
+#: question, which makes a proposal an ask (asked-and-argued-down-gives-in).
+INFORM = "inform"
+ASSENT_TAG = "agree"
+QUESTION_TAG = "question"
 #: The coarse acts of formal actions (a submitted deal, its answer, a selection): the
 #: outcome, not moves of the text; a rejected submission refuses the text's deal it
 #: submitted.
@@ -95,6 +109,8 @@ class Proposal:
     agreed: list[tuple[int, int]] = field(default_factory=list)
     #: The turn that superseded, withdrew or refused it.
     by: int | None = None
+    #: Asked as a question ("can i have the hats ?"): a tentative proposal.
+    asked: bool = False
 
 
 @dataclass
@@ -115,6 +131,12 @@ class DealTrack:
     #: The side whose formal offer stands (formal-side-is-kept): the submission not
     #: rejected, the first selection, or the formal turn the text was read up to.
     formal_by: int | None = None
+    #: The latest proposal of each side, by agent (asked-and-argued-down-gives-in).
+    latest: dict[int, Proposal] = field(default_factory=dict)
+    #: The proposal on the table the partner of its writer has replied to, and whether
+    #: every reply since it only argued: an ``inform`` with no word of assent.
+    replied_to: int | None = None
+    only_argued: bool = False
 
     @property
     def final(self) -> Proposal | None:
@@ -137,8 +159,22 @@ class DealTrack:
                 return self._propose(act, act.split)
             return self._agree(same, act)  # restating-partner-agrees, or restates its own
         if coarse == AGREE and on_table is not None:
+            if on_table.agent == act.agent and self._argued_against(on_table):
+                return self._give_in(on_table, act)
             return self._agree(on_table, act)
         return None
+
+    def hear(self, act: Act, coarse: str | None) -> None:
+        """Note whether a reply to the table by its writer's partner only argues."""
+        if self.standing is None or act.agent == self.proposals[self.standing].agent:
+            return
+        if self.replied_to != self.standing:
+            self.replied_to, self.only_argued = self.standing, True
+        self.only_argued &= coarse == INFORM and ASSENT_TAG not in act.tags
+
+    def _argued_against(self, own: Proposal) -> bool:
+        """The writer asked for its own proposal, and the partner only argued back."""
+        return own.asked and not own.agreed and self.replied_to == own.turn and self.only_argued
 
     def formal(self, act: Act, coarse: str | None) -> None:
         """What a formal action does to the text's deal (rejected-submission-refuses)."""
@@ -168,6 +204,21 @@ class DealTrack:
         proposal.status = "agreed"
         return DealMove("agree", proposal.turn, self.standing)
 
+    def _give_in(self, own: Proposal, act: Act) -> DealMove:
+        """The writer's "ok" after its ask was argued down (asked-and-argued-down-gives-in).
+
+        It agrees to the partner's latest proposal, which stands again, and withdraws its
+        own; with no proposal of the partner's, or one the writer refused, it confirms
+        its own."""
+        others = [p for agent, p in self.latest.items() if agent != act.agent]
+        back = max(others, key=lambda p: p.turn, default=None)
+        if back is None or back.status == "refused":
+            return self._agree(own, act)
+        own.status, own.by = "withdrawn", act.turn
+        back.by = None
+        self.live = {back.turn: back}
+        return self._agree(back, act)
+
     def _refuse(self, act: Act, on_table: Proposal | None) -> DealMove | None:
         """Refuse the partner's proposal on the table (refusal-answers-the-table)."""
         if on_table is None or on_table.agent == act.agent:
@@ -188,9 +239,10 @@ class DealTrack:
         for p in self.live.values():
             p.status = "withdrawn" if p.agent == act.agent and not p.agreed else "superseded"
             p.by = act.turn
-        proposal = Proposal(act.turn, act.agent, split)
+        proposal = Proposal(act.turn, act.agent, split, asked=QUESTION_TAG in act.tags)
         self.proposals[act.turn] = self.by_counts[split.counts] = proposal
         self.live = {act.turn: proposal}
+        self.latest[act.agent] = proposal
         self.standing = act.turn
         return DealMove("propose", act.turn, self.standing)
 
@@ -235,6 +287,7 @@ def track_deals(
         if coarse in FORMAL:
             track.formal(act, coarse)
             continue
+        track.hear(act, coarse)
         if act.split is None and coarse not in (AGREE, REFUSE):
             continue
         move = track.step(act, coarse)

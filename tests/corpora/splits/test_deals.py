@@ -141,6 +141,60 @@ def test_own_yes_confirms_and_is_no_agreement() -> None:
     assert track.proposals[0].status == "open" and not track.proposals[0].agreed
 
 
+MINE, THEIRS = ((3, 2, 0), (0, 1, 3)), ((2, 2, 0), (1, 1, 3))
+
+
+@pytest.mark.parametrize(
+    ("ask", "replies", "move"),
+    [
+        # The writer asked, the partner only argued: its "ok" gives in.
+        pytest.param(("question",), [("inform", ())], DealMove("agree", 0, 0), id="gives-in"),
+        pytest.param(
+            ("question",),
+            [("inform", ("need",)), ("inform", ())],
+            DealMove("agree", 0, 0),
+            id="two-arguments",
+        ),
+        # Counterexamples: a counter stated as firm; a reply with a word of assent, a
+        # question, no act; no reply at all. The "ok" confirms the writer's own.
+        pytest.param((), [("inform", ())], DealMove("confirm", 1, 1), id="stated"),
+        pytest.param(
+            ("question",), [("inform", ("agree",))], DealMove("confirm", 1, 1), id="assent"
+        ),
+        pytest.param(("question",), [("inquire", ())], DealMove("confirm", 1, 1), id="asked"),
+        pytest.param(("question",), [("unknown", ())], DealMove("confirm", 1, 1), id="no-act"),
+        pytest.param(("question",), [], DealMove("confirm", 1, 1), id="no-reply"),
+    ],
+)
+def test_an_ask_argued_down_gives_in(
+    ask: tuple[str, ...], replies: list[tuple[str, tuple[str, ...]]], move: DealMove
+) -> None:
+    # asked-and-argued-down-gives-in: the partner's proposal stands again, agreed.
+    acts = [_act(0, 0, "propose", THEIRS), _act(1, 1, "propose", MINE)._replace(tags=ask)]
+    acts += [_act(k, 0, coarse)._replace(tags=tags) for k, (coarse, tags) in enumerate(replies, 2)]
+    acts.append(_act(len(acts), 1, "agree"))
+    track = track_deals(acts)
+    assert track.moves[len(acts) - 1] == move
+    gave_in = move.move == "agree"
+    assert track.proposals[0].status == ("agreed" if gave_in else "superseded")
+    assert track.proposals[1].status == ("withdrawn" if gave_in else "open")
+
+
+def test_no_giving_in_to_a_refused_proposal() -> None:
+    # asked-and-argued-down-gives-in: the writer refused the partner's proposal before it
+    # asked; its "ok" after the argument confirms its ask.
+    acts = [
+        _act(0, 0, "propose", THEIRS),
+        _act(1, 1, "disagree"),
+        _act(2, 1, "propose", MINE)._replace(tags=("question",)),
+        _act(3, 0, "inform"),
+        _act(4, 1, "agree"),
+    ]
+    track = track_deals(acts)
+    assert track.moves[4] == DealMove("confirm", 2, 2)
+    assert {t: p.status for t, p in track.proposals.items()} == {0: "refused", 2: "open"}
+
+
 def test_nothing_on_the_table_takes_no_agreement() -> None:
     # agreement-answers-the-table: after a refusal that put nothing back, a bare "ok"
     # makes no move and no superseded proposal comes back.
