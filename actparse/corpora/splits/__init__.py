@@ -16,7 +16,9 @@ each a function with a name:
    (subjects, recipients, benefit phrases, negation; :mod:`.clauses`: where a clause
    opens and how far a negation reaches), then from its neighbours
    (:mod:`.relations`: benefit phrases after a list, exceptions, exchanges, statements
-   of worth, lists with no person).
+   of worth, lists with no person); :func:`.bare_counts.count_the_item_named_next`
+   gives a number standing for the item talked about the item it splits with the one
+   item named after it.
 4. :func:`.claims.resolve_claims`: the writer-relative counts of each side.
 5. :func:`.completion.complete_split` turns them into an
    :class:`~actparse.models.ItemSplit` between agent 0 and agent 1, completed from the

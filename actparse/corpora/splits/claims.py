@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from actparse.corpora.splits.bare_counts import count_the_item_named_next
 from actparse.corpora.splits.clauses import granted_sides
 from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.splits.mentions import EITHER, OTHER, SELF, Mention, find_mentions
@@ -333,6 +334,7 @@ def parse_split(
     toks = tuple(tokens) if tokens is not None else tokenize(text, lexicon)
     mentions = find_mentions(toks, lexicon, context_item)
     assign_sides(toks, mentions, lexicon, default_side)
+    count_the_item_named_next(mentions, totals)  # "give you 2 and i take 1 food"
     claims = resolve_claims(mentions, totals)
     increment = not lexicon.words["increment"].isdisjoint(toks) or _continues(toks, lexicon)
     return SplitParse(toks, tuple(mentions), claims, increment, _refers_back(toks, lexicon))

@@ -23,12 +23,18 @@ Counts = tuple[tuple[int | None, ...], tuple[int | None, ...]]
 
 
 def proposal(
-    text: str, corpus: str, totals: tuple[int, ...], running: Counts | None = None
+    text: str,
+    corpus: str,
+    totals: tuple[int, ...],
+    running: Counts | None = None,
+    context: str | None = None,
 ) -> Counts | None:
     """What ``text`` proposes, written by agent 0: (writer's counts, reader's counts),
-    or ``None`` when it proposes nothing. ``running`` is the deal on the table."""
+    or ``None`` when it proposes nothing. ``running`` is the deal on the table, ``context``
+    the item the talk was about last."""
     lexicon = DOND if corpus == "dealornodeal" else CASINO
-    parsed = parse_split(text, lexicon, totals)
+    item = None if context is None else lexicon.items.index(context)
+    parsed = parse_split(text, lexicon, totals, context_item=item)
     if not parsed.has_claim:
         return None
     table = ItemSplit(lexicon.items, running) if running is not None else None
@@ -45,7 +51,7 @@ def proposal(
 
 CORPORA_TESTS = Path(__file__).resolve().parent.parent
 KNOWN_MISS = pytest.mark.xfail(strict=True, reason="known miss")
-ROW_KEYS = {"id", "text", "totals", "expected", "running", "miss"}
+ROW_KEYS = {"id", "text", "totals", "expected", "running", "context", "miss"}
 
 
 def _counts(value: dict[str, list[int | None]] | None) -> Counts | None:
@@ -55,10 +61,11 @@ def _counts(value: dict[str, list[int | None]] | None) -> Counts | None:
     return tuple(value["writer"]), tuple(value["reader"])
 
 
-def golden(corpus: str, table: str, *counts: str) -> list[Any]:
+def golden(corpus: str, table: str, *counts: str, context: bool = False) -> list[Any]:
     """The rows of ``table`` in ``tests/corpora/<corpus>/split_golden.yaml`` as test cases
-    named by their ids: (text, totals, the ``counts`` fields), known misses as strict
-    xfails. A misspelt key or a repeated id fails the collection."""
+    named by their ids: (text, totals, the ``counts`` fields, and with ``context`` the item
+    talked about), known misses as strict xfails. A misspelt key or a repeated id fails the
+    collection."""
     path = CORPORA_TESTS / corpus / "split_golden.yaml"
     rows = yaml.safe_load(path.read_text(encoding="utf-8"))[table]
     ids = [row["id"] for row in rows]
@@ -69,6 +76,7 @@ def golden(corpus: str, table: str, *counts: str) -> list[Any]:
             row["text"],
             tuple(row["totals"]),
             *(_counts(row[field]) for field in counts),
+            *([row["context"]] if context else []),
             id=row["id"],
             marks=[KNOWN_MISS] if row.get("miss") else [],
         )
@@ -296,6 +304,18 @@ def test_casino_against_the_table(
     text: str, totals: tuple[int, ...], running: Counts, expected: Counts
 ) -> None:
     assert proposal(text, "casino", totals, running) == expected
+
+
+#: CaSiNo proposals after talk about one item (the ``after_talk`` rows of
+#: tests/corpora/casino/split_golden.yaml): ``context`` is the item talked about last.
+@pytest.mark.parametrize(
+    ("text", "totals", "expected", "context"),
+    golden("casino", "after_talk", "expected", context=True),
+)
+def test_casino_after_talk(
+    text: str, totals: tuple[int, ...], expected: Counts | None, context: str
+) -> None:
+    assert proposal(text, "casino", totals, context=context) == expected
 
 
 def test_complete_split_is_from_agent_0() -> None:
