@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from actparse.corpora.splits.clauses import granted_sides
+from actparse.corpora.splits.extras import place_extras
 from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.splits.mentions import EITHER, OTHER, SELF, Mention, find_mentions
 from actparse.corpora.splits.sides import assign_sides
@@ -334,6 +335,8 @@ def parse_split(
     mentions = find_mentions(toks, lexicon, context_item)
     assign_sides(toks, mentions, lexicon, default_side)
     claims = resolve_claims(mentions, totals)
+    # extras-after-one-each: "we each take one of each, then you take the extra food".
+    claims.named_sides |= place_extras(toks, mentions, claims.counts, totals, lexicon)
     increment = not lexicon.words["increment"].isdisjoint(toks) or _continues(toks, lexicon)
     return SplitParse(toks, tuple(mentions), claims, increment, _refers_back(toks, lexicon))
 
