@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from actparse.corpora.splits.bare_counts import count_the_item_named_next
 from actparse.corpora.splits.clauses import granted_sides
+from actparse.corpora.splits.extras import place_extras
 from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.splits.mentions import EITHER, OTHER, SELF, Mention, find_mentions
 from actparse.corpora.splits.sides import assign_sides
@@ -229,6 +230,8 @@ class SplitParse:
     #: The message points back at a first offer ("your original offer"): whose,
     #: ``SELF``/``OTHER`` relative to the writer or :data:`EITHER`.
     refers_back: int | None = None
+    #: The message gives each side one of every item ("we each take one of each").
+    one_each: bool = False
 
     @property
     def has_claim(self) -> bool:
@@ -325,19 +328,25 @@ def parse_split(
     tokens: Sequence[str] | None = None,
     default_side: int = SELF,
     context_item: int | None = None,
+    one_each: bool = False,
 ) -> SplitParse:
     """Steps 1-4 on one message: its tokens, mentions with sides, and claims.
 
     ``default_side`` is the side an item list with no person in it is about;
-    ``context_item`` the item talked about last (for numbers with no noun).
+    ``context_item`` the item talked about last (for numbers with no noun); ``one_each``:
+    an earlier message gave each side one of every item.
     """
     toks = tuple(tokens) if tokens is not None else tokenize(text, lexicon)
     mentions = find_mentions(toks, lexicon, context_item)
     assign_sides(toks, mentions, lexicon, default_side)
     count_the_item_named_next(mentions, totals)  # "give you 2 and i take 1 food"
     claims = resolve_claims(mentions, totals)
+    # extras-after-one-each: "we each take one of each, then you take the extra food".
+    sides, base = place_extras(toks, mentions, claims.counts, totals, lexicon, one_each)
+    claims.named_sides |= sides
     increment = not lexicon.words["increment"].isdisjoint(toks) or _continues(toks, lexicon)
-    return SplitParse(toks, tuple(mentions), claims, increment, _refers_back(toks, lexicon))
+    back = _refers_back(toks, lexicon)
+    return SplitParse(toks, tuple(mentions), claims, increment, back, base)
 
 
 def _continues(tokens: Sequence[str], lexicon: SplitLexicon) -> bool:

@@ -94,6 +94,8 @@ class DealState:
     before: ItemSplit | None = None
     #: The last proposal was asked as a question.
     asked: bool = False
+    #: A message gave each side one of every item (extras-after-one-each).
+    one_each: bool = False
 
     def first_offer(self, owner: int | None) -> ItemSplit | None:
         """The first proposal of agent ``owner``, or of the dialogue.
@@ -263,7 +265,12 @@ class SplitDialogueParser:
         offer), and it does not just move a count of the table ("one hat")."""
         default_side = SELF if state.topic in (None, writer) else OTHER
         parsed = parse_split(
-            text, self.lexicon, totals, default_side=default_side, context_item=state.item
+            text,
+            self.lexicon,
+            totals,
+            default_side=default_side,
+            context_item=state.item,
+            one_each=state.one_each,
         )
         tags = self.tags(parsed.tokens)  # both readings have the same tokens
         # A part of an item that moves a count of the table (adjusts-counts) would
@@ -286,6 +293,7 @@ class SplitDialogueParser:
                 tokens=parsed.tokens,
                 default_side=default_side ^ 1,
                 context_item=state.item,
+                one_each=state.one_each,
             )
             if (
                 self.split_of(flipped, writer, totals, state)
@@ -357,6 +365,7 @@ class SplitDialogueParser:
                 state.running = split
                 state.proposed_at = None
             return Act(turn.index, writer, intent, tags=tuple(sorted(tags)), split=split)
+        state.one_each = state.one_each or parsed.one_each
         last_item = parsed.last_item()
         if last_item is not None:
             state.item = last_item

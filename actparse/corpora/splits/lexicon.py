@@ -72,6 +72,7 @@ _WORD_CLASSES = frozenset(
         "copula",
         "relative",
         "item_adjective",
+        "likewise",
         "my",
         "your",
         "majority",

@@ -61,6 +61,41 @@ def test_deal_golden(corpus: str, case: dict[str, Any]) -> None:
     assert set(statuses.values()) <= set(PROPOSAL_STATUSES)
 
 
+#: extras-after-one-each-said-before: after a message that gave each side one of every
+#: item, "the remaining/extra X" of a later message is the one unit left; "the food" is
+#: still all of it, "extra firewood" a wish, and with no base "the remaining" is all.
+BASE_SAID = ["0: so we each get one food, one water and one firewood, right?", "1: yes"]
+EXTRAS_SAID_BEFORE = [
+    (
+        [
+            *BASE_SAID,
+            "0: then you can have the remaining food and firewood if I get the remaining water",
+        ],
+        ((1, 2, 1), (2, 1, 2)),
+    ),
+    (
+        [*BASE_SAID, "1: I will take the extra water and you can have the extra firewood and food"],
+        ((2, 1, 2), (1, 2, 1)),
+    ),
+    ([*BASE_SAID, "0: then you can have the food"], ((0, 3, 3), (3, 0, 0))),
+    ([*BASE_SAID, "0: I could use extra firewood though"], None),
+    (
+        ["0: then you can have the remaining food and firewood if I get the remaining water"],
+        ((0, 3, 0), (3, 0, 3)),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("turns", "counts"),
+    EXTRAS_SAID_BEFORE,
+    ids=["remaining", "extra-and-list", "the-food-is-all", "extra-is-a-wish", "no-base"],
+)
+def test_extras_after_one_each_said_before(turns: list[str], counts: Any) -> None:
+    split = parse("casino", {"totals": [3, 3, 3], "turns": turns})[-1].split
+    assert (split and split.counts) == counts
+
+
 def test_an_act_carries_its_move_and_the_split_its_doubts() -> None:
     turns = ["0: i want the book , you can have the rest", "1: ok", "0: a hat too ?", "1: no"]
     acts = parse("dealornodeal", {"totals": [1, 2, 2], "turns": turns})
