@@ -17,7 +17,9 @@ each a function with a name:
    opens and how far a negation reaches), then from its neighbours
    (:mod:`.relations`: benefit phrases after a list, exceptions, exchanges, statements
    of worth, lists with no person).
-4. :func:`.claims.resolve_claims`: the writer-relative counts of each side.
+4. :func:`.claims.resolve_claims`: the writer-relative counts of each side
+   (:mod:`.stated`: items named only as a need, a liking or a holding, which claim no
+   count once a deal is on the table).
 5. :func:`.completion.complete_split` turns them into an
    :class:`~actparse.models.ItemSplit` between agent 0 and agent 1, completed from the
    deal on the table.

@@ -16,6 +16,7 @@ from actparse.corpora.splits.clauses import granted_sides
 from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.splits.mentions import EITHER, OTHER, SELF, Mention, find_mentions
 from actparse.corpora.splits.sides import assign_sides
+from actparse.corpora.splits.stated import stated_mentions
 from actparse.corpora.splits.tokens import tokenize
 from actparse.corpora.splits.uniform import halve_open_items
 
@@ -228,6 +229,9 @@ class SplitParse:
     #: The message points back at a first offer ("your original offer"): whose,
     #: ``SELF``/``OTHER`` relative to the writer or :data:`EITHER`.
     refers_back: int | None = None
+    #: The positions in ``mentions`` of items named only as a need, a liking or a
+    #: holding ("i really need the water"; :mod:`~actparse.corpora.splits.stated`).
+    stated: tuple[int, ...] = ()
 
     @property
     def has_claim(self) -> bool:
@@ -335,7 +339,8 @@ def parse_split(
     assign_sides(toks, mentions, lexicon, default_side)
     claims = resolve_claims(mentions, totals)
     increment = not lexicon.words["increment"].isdisjoint(toks) or _continues(toks, lexicon)
-    return SplitParse(toks, tuple(mentions), claims, increment, _refers_back(toks, lexicon))
+    stated = stated_mentions(toks, mentions, lexicon)
+    return SplitParse(toks, tuple(mentions), claims, increment, _refers_back(toks, lexicon), stated)
 
 
 def _continues(tokens: Sequence[str], lexicon: SplitLexicon) -> bool:
