@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -33,3 +34,17 @@ def tasks_of_one(monkeypatch: pytest.MonkeyPatch) -> None:
     records or more, run in this process, labels in worker processes: an input of one
     task is labelled without them."""
     monkeypatch.setattr("actparse.io.batch.TASK_SIZE", 1)
+
+
+@pytest.fixture
+def casino_with_a_miss(fixtures: CorpusFixtures, tmp_path: Path) -> Path:
+    """The 20 CaSiNo fixtures, named as they are, with the first submitted deal giving
+    everything to one side: a final split the parser misses, since the fixtures may all
+    be read right."""
+    records = json.loads((fixtures / "casino_20.json").read_text(encoding="utf-8"))
+    submitted = next(log for r in records for log in r["chat_logs"] if log["text"] == "Submit-Deal")
+    submitted["task_data"]["issue2youget"] = {"Food": "3", "Water": "3", "Firewood": "3"}
+    submitted["task_data"]["issue2theyget"] = {"Food": "0", "Water": "0", "Firewood": "0"}
+    path = tmp_path / "casino_20.json"
+    path.write_text(json.dumps(records), encoding="utf-8")
+    return path

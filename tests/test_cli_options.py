@@ -121,8 +121,8 @@ def test_a_count_out_of_range_is_a_usage_error(
     assert not (tmp_path / "lexicon.json").exists()
 
 
-def test_worst_0_shows_the_tables_only(fixtures: CorpusFixtures) -> None:
-    path = str(fixtures / "casino_20.json")
+def test_worst_0_shows_the_tables_only(casino_with_a_miss: Path) -> None:
+    path = str(casino_with_a_miss)
     shown = {n: runner.invoke(app, ["eval", path, "--worst", n]) for n in ("0", "1")}
     assert all(r.exit_code == 0 for r in shown.values())
     assert "casino_20.json:" in shown["1"].stdout

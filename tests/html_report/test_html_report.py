@@ -52,14 +52,15 @@ def test_the_overview_has_the_evaluators_figures(fixtures: CorpusFixtures) -> No
             assert table.title in page
 
 
-def test_every_miss_of_the_evaluator_marks_one_dialogue(fixtures: CorpusFixtures) -> None:
-    for name in INPUTS:
-        data = collect_input(fixtures / name)
-        misses = {m.where for m in evaluate_path(fixtures / name).misses()}
+def test_every_miss_of_the_evaluator_marks_one_dialogue(
+    fixtures: CorpusFixtures, casino_with_a_miss: Path
+) -> None:
+    for path in [*(fixtures / name for name in INPUTS), casino_with_a_miss]:
+        data = collect_input(path)
+        misses = {m.where for m in evaluate_path(path).misses()}
         marked = {m.where for d in data.dialogues if (m := data.miss_of(d)) is not None}
         assert marked == misses
-    casino = collect_input(fixtures / "casino_20.json")
-    assert casino.misses, "the fixture has misses to show"
+    assert collect_input(casino_with_a_miss).misses, "the copy has a miss to show"
 
 
 def test_each_dealornodeal_dialogue_shows_once(fixtures: CorpusFixtures) -> None:

@@ -19,7 +19,9 @@ each a function with a name:
    of worth, lists with no person); :func:`.bare_counts.count_the_item_named_next`
    gives a number standing for the item talked about the item it splits with the one
    item named after it.
-4. :func:`.claims.resolve_claims`: the writer-relative counts of each side.
+4. :func:`.claims.resolve_claims`: the writer-relative counts of each side
+   (:mod:`.stated`: items named only as a need, a liking or a holding, which claim no
+   count once a deal is on the table).
 5. :func:`.completion.complete_split` turns them into an
    :class:`~actparse.models.ItemSplit` between agent 0 and agent 1, completed from the
    deal on the table.

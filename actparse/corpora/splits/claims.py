@@ -18,6 +18,7 @@ from actparse.corpora.splits.extras import place_extras
 from actparse.corpora.splits.lexicon import SplitLexicon
 from actparse.corpora.splits.mentions import EITHER, OTHER, SELF, Mention, find_mentions
 from actparse.corpora.splits.sides import assign_sides
+from actparse.corpora.splits.stated import stated_mentions
 from actparse.corpora.splits.tokens import tokenize
 from actparse.corpora.splits.uniform import halve_open_items
 
@@ -232,6 +233,9 @@ class SplitParse:
     refers_back: int | None = None
     #: The message gives each side one of every item ("we each take one of each").
     one_each: bool = False
+    #: The positions in ``mentions`` of items named only as a need, a liking or a
+    #: holding ("i really need the water"; :mod:`~actparse.corpora.splits.stated`).
+    stated: tuple[int, ...] = ()
 
     @property
     def has_claim(self) -> bool:
@@ -346,7 +350,8 @@ def parse_split(
     claims.named_sides |= sides
     increment = not lexicon.words["increment"].isdisjoint(toks) or _continues(toks, lexicon)
     back = _refers_back(toks, lexicon)
-    return SplitParse(toks, tuple(mentions), claims, increment, back, base)
+    stated = stated_mentions(toks, mentions, lexicon)
+    return SplitParse(toks, tuple(mentions), claims, increment, back, base, stated)
 
 
 def _continues(tokens: Sequence[str], lexicon: SplitLexicon) -> bool:

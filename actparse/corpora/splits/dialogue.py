@@ -20,6 +20,7 @@ from actparse.corpora.splits.claims import SplitParse, parse_split
 from actparse.corpora.splits.completion import complete_split
 from actparse.corpora.splits.lexicon import SplitLexicon, load_split_lexicon
 from actparse.corpora.splits.mentions import EITHER, OTHER, SELF
+from actparse.corpora.splits.stated import names_no_count
 from actparse.engine.acts import ActSpace, load_act_space
 from actparse.engine.deals import with_deal_moves
 from actparse.engine.decisions import DecisionList, IntentRule
@@ -308,6 +309,10 @@ class SplitDialogueParser:
     ) -> ItemSplit | None:
         """The split a parsed message proposes, completed from the deal on the table."""
         if not parsed.has_claim:
+            return None
+        if names_no_count(parsed.mentions, parsed.stated, writer, totals, state.running):
+            # a-stated-need-names-no-count: "i will definitely need the water" with a deal
+            # on the table argues for the writer's share; it claims no count.
             return None
         unnamed = parsed.completion(self.lexicon.unnamed, len(totals), totals)
         if unnamed == "opposite" and _fills_open_items(parsed, state.running):

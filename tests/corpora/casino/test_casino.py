@@ -337,7 +337,9 @@ def test_evaluation_summary(fixtures: CorpusFixtures) -> None:
         assert len(miss.context) == len(_by_id(fixtures, int(miss.where)).turns)
 
 
-def test_evaluation_reads_records_and_is_a_report(fixtures: CorpusFixtures) -> None:
+def test_evaluation_reads_records_and_is_a_report(
+    fixtures: CorpusFixtures, casino_with_a_miss: Path
+) -> None:
     # `actparse eval` passes records: the same figures, misses named by file, position
     # and dialogue id.
     report = evaluate_casino(read_records(fixtures / FIXTURE), PARSER)
@@ -346,7 +348,9 @@ def test_evaluation_reads_records_and_is_a_report(fixtures: CorpusFixtures) -> N
         report.summary()
         == evaluate_casino(dialogue_from_casino(r) for r in _raw(fixtures)).summary()
     )
-    for miss in report.misses():
+    missed = evaluate_casino(read_records(casino_with_a_miss), PARSER).misses()
+    assert missed
+    for miss in missed:
         assert re.fullmatch(r".*casino_20\.json:\d+ \(\d+\)", miss.where), miss.where
 
 

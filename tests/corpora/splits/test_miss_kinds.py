@@ -201,7 +201,7 @@ def _record(dialogue: str) -> dict[str, Any]:
 #: train.txt is held out of the tests and not read here.
 MEASURED = {
     ("dealornodeal", "val.txt"): (3, 5, 0),
-    ("casino", "casino_train.json"): (47, 97, 10),
+    ("casino", "casino_train.json"): (44, 97, 10),
     ("casino", "casino_valid.json"): (2, 5, 1),
 }
 

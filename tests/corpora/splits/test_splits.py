@@ -14,6 +14,7 @@ from actparse.corpora.splits.claims import parse_split
 from actparse.corpora.splits.completion import complete_split
 from actparse.corpora.splits.lexicon import load_split_lexicon
 from actparse.corpora.splits.mentions import OTHER, SELF, find_mentions
+from actparse.corpora.splits.stated import names_no_count
 from actparse.corpora.splits.tokens import tokenize
 from actparse.models import ItemSplit
 
@@ -38,6 +39,8 @@ def proposal(
     if not parsed.has_claim:
         return None
     table = ItemSplit(lexicon.items, running) if running is not None else None
+    if names_no_count(parsed.mentions, parsed.stated, 0, totals, table):
+        return None  # a-stated-need-names-no-count, as the dialogue reads it
     unnamed = parsed.completion(lexicon.unnamed, len(totals), totals)
     split = complete_split(parsed.claims, 0, totals, lexicon.items, unnamed, table)
     return split.counts
