@@ -493,10 +493,11 @@ VALIDATION_FLOOR = 0.980
 VALIDATION_HALF_FLOOR = 0.971
 RULES_VALIDATION_FLOOR = 0.973
 #: Measured on the first 8,000 lines of train.txt (developed on; 3,122 agreed
-#: dialogues): the rules alone 0.9702, with the chooser 0.9773. The rest of train.txt is
-#: held out and never read by the tests.
-TRAIN_DEV_FLOOR = 0.977
-RULES_TRAIN_DEV_FLOOR = 0.970
+#: dialogues): the rules alone 0.9702, with the chooser 0.9773; after round five (denied
+#: clauses, even splits, a-comma-before-for-still-trades, ...) 0.9734 and 0.9801. The rest
+#: of train.txt is held out and never read by the tests.
+TRAIN_DEV_FLOOR = 0.980
+RULES_TRAIN_DEV_FLOOR = 0.973
 TRAIN_DEV_LINES = 8000
 
 
