@@ -181,7 +181,7 @@ def _trade_gap(tokens: Sequence[str], before: Mention, after: Mention) -> Sequen
     a-comma-before-for-still-trades: "all the balls and one book , for the hat" trades as
     "... one book for the hat" does."""
     gap = tokens[before.end + 1 : after.start]
-    return gap[1:] if gap[:1] == [","] or gap[:1] == (",",) else gap
+    return gap[1:] if gap and gap[0] == "," else gap
 
 
 #: Why a mention is the reader's to give: a giving verb with no subject before it.
