@@ -125,8 +125,9 @@ def test_worst_0_shows_the_tables_only(casino_with_a_miss: Path) -> None:
     path = str(casino_with_a_miss)
     shown = {n: runner.invoke(app, ["eval", path, "--worst", n]) for n in ("0", "1")}
     assert all(r.exit_code == 0 for r in shown.values())
-    assert "casino_20.json:" in shown["1"].stdout
-    assert "casino_20.json:" not in shown["0"].stdout
+    # A turn of the worst dialogue, not its name: a long temporary path wraps the name.
+    assert "[accept-deal]" in shown["1"].stdout
+    assert "[accept-deal]" not in shown["0"].stdout
 
 
 @pytest.mark.parametrize("n", [0, 1, 3], ids=lambda n: f"worst-{n}")
