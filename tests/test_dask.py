@@ -33,8 +33,10 @@ def dask_turns(path: Path, size: int, workers: int = 1, processes: bool = False)
     ]
     with (
         dask.config.set({"dataframe.convert-string": False}),
+        # Port 0, a free one: None still serves HTTP on 8787, which another test worker's
+        # cluster may hold.
         distributed.LocalCluster(
-            n_workers=workers, processes=processes, dashboard_address=None
+            n_workers=workers, processes=processes, dashboard_address=":0"
         ) as cluster,
         distributed.Client(cluster),
     ):

@@ -188,7 +188,9 @@ def cluster() -> Iterator[None]:
 
     with (
         dask.config.set({"dataframe.convert-string": False}),
-        distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as local,
+        # Port 0, a free one: None still serves HTTP on 8787, which another test worker's
+        # cluster may hold.
+        distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0") as local,
         distributed.Client(local),
     ):
         yield
