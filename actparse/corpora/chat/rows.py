@@ -16,7 +16,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from actparse.corpora.chat.reader import cell_given, parse_items, parse_price
+from actparse import registry
+from actparse.corpora.chat.reader import CORPUS, cell_given, parse_items, parse_price
 from actparse.errors import InputError
 
 __all__ = ["CONTEXT", "group_rows", "rows_of", "turn_fields"]
@@ -51,6 +52,25 @@ def _check_row(row: Mapping[str, Any], where: str) -> None:
     speaker = row.get("speaker", row.get("agent"))
     if not cell_given(speaker):
         raise InputError(f"{where}: no speaker (a 'speaker' name or an 'agent' number)")
+    _check_corpus(row, where)
+
+
+def _check_corpus(row: Mapping[str, Any], where: str) -> None:
+    """Refuse a row another corpus' table holds: read as chat, it would change corpus unsaid.
+
+    A turn table keeps the turns, not a corpus' own inputs (Deal or No Deal's counts and
+    values, Craigslist's listing), so its rows relabel as chat dialogues with other acts.
+    """
+    corpus = row.get("corpus")
+    if not cell_given(corpus) or str(corpus) == CORPUS or str(corpus) not in registry.names():
+        return
+    title = registry.get(str(corpus)).title
+    raise InputError(
+        f"{where}: this row is from a {title} turn table (corpus {str(corpus)!r}), which keeps "
+        f"none of {title}'s own inputs: its rows would be labelled as your own dialogues "
+        f"({CORPUS!r}), with other acts. Label the corpus' own file, or set the corpus column "
+        f"to {CORPUS!r} to label the rows as your own dialogues"
+    )
 
 
 def _context(rows: Sequence[Mapping[str, Any]], where: Sequence[str], column: str) -> Any:

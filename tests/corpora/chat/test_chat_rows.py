@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
 from actparse.cli import app
@@ -253,3 +254,32 @@ def test_report_stops_on_a_reference_it_cannot_read_as_eval_does(tmp_path: Path)
     for command in (["eval", str(table)], ["report", str(table), "-o", str(tmp_path / "r.html")]):
         result = runner.invoke(app, command)
         assert result.exit_code == 2 and "reference_price must be a number" in result.output
+
+
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [
+        pytest.param("dealornodeal_val_20.txt", "Deal or No Deal", id="dealornodeal"),
+        pytest.param("casino_20.json", "CaSiNo", id="casino"),
+        pytest.param("craigslist_validation_20.jsonl", "Craigslist", id="craigslist"),
+    ],
+)
+def test_another_corpus_turn_table_is_refused_unless_its_corpus_is_chat(
+    fixtures: CorpusFixtures, tmp_path: Path, name: str, title: str
+) -> None:
+    """A corpus' per-turn table, labelled again, was read as chat without a word: its
+    corpus column changed to chat and its acts with it (no items, no listing)."""
+    table = tmp_path / "turns.csv"
+    assert runner.invoke(app, ["label", str(fixtures / name), "--per-turn", "-o", str(table)])
+    again = runner.invoke(app, ["label", str(table), "--per-turn", "-o", str(tmp_path / "o.csv")])
+    assert again.exit_code == 2
+    assert f"{table}:2: this row is from a {title}" in again.stderr
+    assert "set the corpus column to 'chat'" in again.stderr
+    lines = table.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert lines[0].startswith("corpus,")
+    # So set, the rows are the user's own dialogues, as the message says.
+    rows = [lines[0], *("chat," + line.split(",", 1)[1] for line in lines[1:])]
+    table.write_text("".join(rows), encoding="utf-8")
+    dropped = runner.invoke(app, ["label", str(table), "--per-turn", "-o", str(tmp_path / "o.csv")])
+    assert dropped.exit_code == 0, dropped.output
+    assert (tmp_path / "o.csv").read_text(encoding="utf-8").splitlines()[1].startswith("chat,")
