@@ -274,6 +274,9 @@ def test_another_corpus_turn_table_is_refused_unless_its_corpus_is_chat(
     again = runner.invoke(app, ["label", str(table), "--per-turn", "-o", str(tmp_path / "o.csv")])
     assert again.exit_code == 2
     assert f"{table}:2: this row is from a {title}" in again.stderr
+    # The corpus is named once, not as "CraigslistBargains's".
+    assert "none of that corpus' own inputs" in again.stderr
+    assert "s's" not in again.stderr
     assert "set the corpus column to 'chat'" in again.stderr
     lines = table.read_text(encoding="utf-8").splitlines(keepends=True)
     assert lines[0].startswith("corpus,")
