@@ -91,7 +91,8 @@ def _context(rows: Sequence[Mapping[str, Any]], where: Sequence[str], column: st
         elif meaning != first[2]:
             raise InputError(
                 f"{where[k]}: {column} {value!r} differs from {first[1]!r} at "
-                f"{where[first[0]]} (give a dialogue one {column})"
+                f"{where[first[0]]} (a dialogue has one {column} value: give it on one row, or "
+                "the same on each)"
             )
     return None if first is None else first[1]
 
