@@ -29,8 +29,8 @@ OK = 0
 #: below ``--min-agreement``; ``label --on-error keep`` could label no record.
 FAILED = 1
 #: Trouble: a usage error, an unreadable or invalid input, a rule or lexicon file that
-#: does not load, a bad record with ``--on-error stop``, an output that cannot be written,
-#: a bug. Click's usage errors exit with 2 too.
+#: does not load, a bad record (unless ``label --on-error keep``), an output that cannot
+#: be written, a bug. Click's usage errors exit with 2 too.
 TROUBLE = 2
 #: The reader of standard output went away (``| head``): 128 + SIGPIPE, as ``cat`` ends.
 CLOSED_PIPE = 128 + 13  # signal.SIGPIPE is missing on Windows
@@ -92,9 +92,9 @@ EXIT_STATUSES: tuple[ExitStatus, ...] = (
     ExitStatus(
         str(TROUBLE),
         "trouble: a usage error, an unreadable or invalid input, a rule or lexicon file "
-        "that does not load, a bad record with `--on-error stop`, an output that cannot "
-        "be written, a worker process killed; a message on stderr says which (a bug: a "
-        "traceback)",
+        "that does not load, a bad record (unless `label --on-error keep`), an output that "
+        "cannot be written, a worker process killed; a message on stderr says which (a bug: "
+        "a traceback)",
     ),
     ExitStatus(
         ", ".join(str(signal_status(getattr(signal, name, n))) for name, n in _ENDING),

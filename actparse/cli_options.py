@@ -96,7 +96,8 @@ StrategiesOpt = Annotated[
     typer.Option(
         "--strategies",
         help="Strategy-rule YAML to use instead of the shipped rules/strategies.yaml "
-        "(its rules' tags are CaSiNo's strategy labels; see the README).",
+        "(its rules' tags are CaSiNo's strategy labels; see Negotiation strategies in the "
+        "documentation).",
         dir_okay=False,
     ),
 ]
@@ -380,7 +381,7 @@ MaxLineBytesOpt = Annotated[
         "--max-line-bytes",
         min=1,
         help="The longest input line read, in bytes (64 MiB by default): a longer line is "
-        "an error naming its file and line (an error record with --on-error keep) and is "
+        "an error naming its file and line (with label --on-error keep, an error record) and is "
         "skipped without being held. E.g. --max-line-bytes 268435456 reads lines up to "
         "256 MiB.",
     ),

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+import typer
 from corpus_fixtures import CorpusFixtures
 from typer.testing import CliRunner
 
@@ -196,3 +197,13 @@ def test_a_bug_exits_2_not_1(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "RuntimeError" in done.stderr
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_each_commands_exit_table_names_only_its_own_options(command: str) -> None:
+    """eval's, report's and train-prices' tables said "a bad record with --on-error stop", an
+    option only label has; another command's option is named with that command."""
+    params = typer.main.get_group(app).commands[command].params
+    own = {flag for param in params for flag in param.opts}
+    for before, flag in re.findall(r"(\S*) ?(--[a-z][a-z-]*)", exit_table(command)):
+        assert flag in own or before.strip("`") in COMMANDS, f"{command}: {flag}"

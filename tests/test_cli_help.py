@@ -3,7 +3,10 @@ of typer's (``<bool>``, ``{input}``, ``<list[Path]>``)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from actparse.cli import app
@@ -75,3 +78,28 @@ def test_a_missing_argument_is_named_in_capitals() -> None:
     result = runner.invoke(app, ["eval"])
     assert result.exit_code == 2
     assert "Missing argument 'INPUT'" in result.output
+
+
+#: The commands an option's help may name before another command's option ("eval --json").
+COMMAND_NAMES = ("label", "eval", "report", "train-prices")
+
+
+@pytest.mark.parametrize("name", COMMAND_NAMES)
+def test_an_option_help_names_only_options_its_command_has(name: str) -> None:
+    """eval's, report's and train-prices' --max-line-bytes spoke of --on-error keep, an
+    option only label has; an option of another command is named with that command."""
+    sub = typer.main.get_group(app).commands[name]
+    own = {flag for param in sub.params for flag in param.opts}
+    for param in sub.params:
+        text = getattr(param, "help", None) or ""
+        for before, flag in re.findall(r"(\S*) ?(--[a-z][a-z-]*)", text):
+            assert flag in own or before in COMMAND_NAMES, f"{name} {param.opts[0]}: {flag}"
+
+
+def test_the_strategies_help_points_where_the_strategy_rules_are_described() -> None:
+    """It said "see the README", which says nothing of strategy rules."""
+    for name in ("label", "eval"):
+        sub = typer.main.get_group(app).commands[name]
+        (text,) = [getattr(p, "help", "") for p in sub.params if "--strategies" in p.opts]
+        assert "README" not in text
+        assert "see Negotiation strategies in the documentation" in text

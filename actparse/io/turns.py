@@ -270,11 +270,14 @@ def _check_no_clash(fields: Sequence[Mapping[str, Any]], record: Record) -> None
     for row in fields[:1]:  # a dialogue's rows share their columns
         clash = sorted(_ACT_COLUMNS.intersection(row))
         if clash and not _WRITTEN.issubset(row):
+            one = len(clash) == 1
+            columns, names, them = (
+                ("column", "that name", "it") if one else ("columns", "those names", "them")
+            )
             raise InputError(
-                f"{record.where}: the input's column{'s' if len(clash) > 1 else ''} "
-                f"{', '.join(clash)} would be replaced by actparse's column"
-                f"{'s' if len(clash) > 1 else ''} of that name in the per-turn table: "
-                "rename them to keep them"
+                f"{record.where}: the input's {columns} {', '.join(clash)} would be replaced "
+                f"by actparse's {columns} of {names} in the per-turn table: rename {them} to "
+                f"keep {them}"
             )
 
 

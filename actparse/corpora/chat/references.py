@@ -77,7 +77,7 @@ def _split_value(values: Sequence[tuple[str, Any]]) -> Any:
         if value != first:
             raise InputError(
                 f"{where}: {SPLIT} {value!r} differs from {first!r} on {first_where} "
-                f"(give a dialogue one {SPLIT})"
+                f"(a dialogue has one {SPLIT} value: give it on one turn, or the same on each)"
             )
     return first
 

@@ -67,7 +67,7 @@ def _check_corpus(row: Mapping[str, Any], where: str) -> None:
     title = registry.get(str(corpus)).title
     raise InputError(
         f"{where}: this row is from a {title} turn table (corpus {str(corpus)!r}), which keeps "
-        f"none of {title}'s own inputs: its rows would be labelled as your own dialogues "
+        "none of that corpus' own inputs: its rows would be labelled as your own dialogues "
         f"({CORPUS!r}), with other acts. Label the corpus' own file, or set the corpus column "
         f"to {CORPUS!r} to label the rows as your own dialogues"
     )
@@ -91,7 +91,8 @@ def _context(rows: Sequence[Mapping[str, Any]], where: Sequence[str], column: st
         elif meaning != first[2]:
             raise InputError(
                 f"{where[k]}: {column} {value!r} differs from {first[1]!r} at "
-                f"{where[first[0]]} (give a dialogue one {column})"
+                f"{where[first[0]]} (a dialogue has one {column} value: give it on one row, or "
+                "the same on each)"
             )
     return None if first is None else first[1]
 

@@ -188,6 +188,9 @@ def test_conflicting_items_name_both_rows() -> None:
     rows = _rows(("a", "xyx"), r0={"items": "hat=1"}, r2={"items": '{"hat": 2}'})
     with pytest.raises(InputError, match=r"t.csv:4: items .* differs from 'hat=1' at t.csv:2"):
         group_rows(rows, ["t.csv:2", "t.csv:3", "t.csv:4"])
+    # What to do, in words (it said "give a dialogue one items").
+    with pytest.raises(InputError, match=r"\(a dialogue has one items value: give it on one row"):
+        group_rows(rows, ["t.csv:2", "t.csv:3", "t.csv:4"])
     same = _rows(("a", "xy"), r0={"items": "hat=1"}, r1={"items": '{"hat": 1}'})
     assert group_rows(same)["items"] == "hat=1"
 

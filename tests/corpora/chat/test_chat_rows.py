@@ -104,10 +104,21 @@ def test_an_input_column_named_like_an_act_column_is_refused_not_replaced(
     table.write_text("dialogue_id,speaker,text,price\nd,a,hi,999\nd,b,ok,5\n", encoding="utf-8")
     code, output = _label(table, "--per-turn", "-o", str(tmp_path / "o.csv"))
     assert code == 2 and "t.csv:2: the input's column price would be replaced" in output
+    assert "column of that name in the per-turn table: rename it to keep it" in output
     assert not (tmp_path / "o.csv").exists()
     # Labelled records keep it: the act goes in a field of actparse's own.
     code, output = _label(table)
     assert code == 0 and '"price": "999"' in output
+
+
+def test_two_input_columns_named_like_act_columns_are_named_together(tmp_path: Path) -> None:
+    """The message said "rename them to keep them" of one column; it counts them now."""
+    table = tmp_path / "t.csv"
+    table.write_text("dialogue_id,speaker,text,price,intent\nd,a,hi,9,x\n", encoding="utf-8")
+    code, output = _label(table, "--per-turn", "-o", str(tmp_path / "o.csv"))
+    assert code == 2
+    assert "the input's columns intent, price would be replaced by actparse's columns" in output
+    assert "of those names in the per-turn table: rename them to keep them" in output
 
 
 def test_a_table_actparse_wrote_labels_again_as_it_is(tmp_path: Path) -> None:
@@ -274,6 +285,9 @@ def test_another_corpus_turn_table_is_refused_unless_its_corpus_is_chat(
     again = runner.invoke(app, ["label", str(table), "--per-turn", "-o", str(tmp_path / "o.csv")])
     assert again.exit_code == 2
     assert f"{table}:2: this row is from a {title}" in again.stderr
+    # The corpus is named once, not as "CraigslistBargains's".
+    assert "none of that corpus' own inputs" in again.stderr
+    assert "s's" not in again.stderr
     assert "set the corpus column to 'chat'" in again.stderr
     lines = table.read_text(encoding="utf-8").splitlines(keepends=True)
     assert lines[0].startswith("corpus,")

@@ -239,6 +239,8 @@ def test_a_reference_split_given_twice_must_be_the_same() -> None:
     record["turns"][0]["reference_split"] = ANN_PROPOSAL
     with pytest.raises(InputError, match=r"turn 2: reference_split .* differs from .* on turn 0"):
         _evaluate(record)
+    with pytest.raises(InputError, match=r"a dialogue has one reference_split value: give it"):
+        _evaluate(record)
 
 
 def test_a_split_is_scored_between_two_speakers_only() -> None:
