@@ -37,6 +37,7 @@ __all__ = [
     "parse_items",
     "parse_price",
     "speaker_agents",
+    "speaker_of",
 ]
 
 CORPUS = "chat"
@@ -179,13 +180,25 @@ def parse_price(value: Any, what: str = "listing_price") -> float | None:
     return number
 
 
+def speaker_of(turn: Mapping[str, Any]) -> Any:
+    """A turn's speaker: its ``speaker``, else its ``agent``, a whole float as its integer.
+
+    pandas writes a column of whole numbers with a gap as floats (``0.0``, ``1.0``): the
+    speaker is ``0`` wherever it is named (a row's ``role`` too).
+
+    >>> speaker_of({"agent": 1.0}), speaker_of({"speaker": "ann", "agent": 0})
+    (1, 'ann')
+    """
+    speaker = turn.get("speaker", turn.get("agent"))
+    if isinstance(speaker, float) and speaker.is_integer():
+        return int(speaker)
+    return speaker
+
+
 def _speaker(turn: Any, what: str) -> Any:
     if not isinstance(turn, Mapping):
         raise InputError(f"{what} must be a JSON object, got {json_kind(turn)}")
-    speaker = turn.get("speaker", turn.get("agent"))
-    if isinstance(speaker, float) and speaker.is_integer():
-        # pandas writes a column of whole numbers with a gap as floats (0.0, 1.0).
-        speaker = int(speaker)
+    speaker = speaker_of(turn)
     if speaker is None or speaker == "":
         raise InputError(f"{what}: missing speaker (a 'speaker' name or an 'agent' number)")
     if isinstance(speaker, bool | float | list | dict):

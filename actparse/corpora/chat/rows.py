@@ -17,7 +17,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from actparse import registry
-from actparse.corpora.chat.reader import CORPUS, cell_given, parse_items, parse_price
+from actparse.corpora.chat.reader import (
+    CORPUS,
+    cell_given,
+    parse_items,
+    parse_price,
+    speaker_of,
+)
 from actparse.errors import InputError
 
 __all__ = ["CONTEXT", "group_rows", "rows_of", "turn_fields"]
@@ -119,7 +125,7 @@ def _roles(rows: Sequence[Mapping[str, Any]], places: Sequence[str]) -> dict[str
     for k, row in enumerate(rows):
         role = row.get("role")
         if cell_given(role):
-            speaker = str(row.get("speaker", row.get("agent")))
+            speaker = str(speaker_of(row))
             if roles.setdefault(speaker, role) != role:
                 raise InputError(
                     f"{places[k]}: speaker {speaker!r} has role {role!r} here and "
@@ -195,7 +201,7 @@ def turn_fields(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     for row in rows:
         for column, value in context.items():
             row.setdefault(column, value)
-        speaker = str(row.get("speaker", row.get("agent")))
+        speaker = str(speaker_of(row))
         if speaker in roles:
             row.setdefault("role", roles[speaker])
     return rows

@@ -173,6 +173,19 @@ def test_speakers_written_as_whole_floats_are_agent_numbers() -> None:
     assert [t["actparse"]["coarse"] for t in turns] == ["greet", "greet"]
 
 
+def test_a_role_of_a_speaker_written_as_a_whole_float_is_that_agents(tmp_path: Path) -> None:
+    # The role was looked up under '0.0', "no speaker of the dialogue" (agent 0 speaks).
+    table = tmp_path / "t.jsonl"
+    rows = [
+        {"dialogue_id": "d", "agent": 0.0, "text": "hi", "role": "buyer"},
+        {"dialogue_id": "d", "agent": 1.0, "text": "hello", "role": "seller"},
+    ]
+    table.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, output = _label(table, "--per-turn", "-o", "-")
+    lines = [json.loads(line) for line in output.splitlines() if line.startswith("{")]
+    assert code == 0 and [r["role"] for r in lines] == ["buyer", "seller"]
+
+
 @pytest.mark.usefixtures("tasks_of_one")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_csv_row_with_more_cells_than_the_header_is_kept_as_its_row(
