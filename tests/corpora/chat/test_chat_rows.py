@@ -119,6 +119,42 @@ def test_a_table_actparse_wrote_labels_again_as_it_is(tmp_path: Path) -> None:
     assert first.read_bytes() == second.read_bytes()
 
 
+@pytest.mark.parametrize(
+    ("name", "content", "agents"),
+    [
+        pytest.param(
+            "t.csv", "dialogue_id,agent,text\nd,bob,hi\nd,ann,$5?\n", ["bob", "ann"], id="names"
+        ),
+        pytest.param(
+            "t.csv",
+            "dialogue_id,agent,text\nd,1,hi\nd,0,$5?\nd,2,ok\n",
+            ["1", "0", "2"],
+            id="numbers-renumbered",
+        ),
+        pytest.param(
+            "t.jsonl",
+            '{"id": "d", "turns": [{"agent": "bob", "text": "hi"}, '
+            '{"agent": "ann", "text": "$5?"}]}\n',
+            ["bob", "ann"],
+            id="nested",
+        ),
+    ],
+)
+def test_speakers_named_in_an_agent_column_are_kept_as_speaker(
+    name: str, content: str, agents: list[str], tmp_path: Path
+) -> None:
+    # The table's agent numbers replaced them: "bob" and "ann" were lost, agent 1 became 0.
+    table = tmp_path / name
+    table.write_text(content, encoding="utf-8")
+    first, second = tmp_path / "o1.csv", tmp_path / "o2.csv"
+    assert _label(table, "--per-turn", "-o", str(first))[0] == 0
+    rows = list(read_turn_table(first))
+    assert [str(r["speaker"]) for r in rows] == agents
+    assert [r["agent"] for r in rows] == list(range(len(agents)))
+    assert _label(first, "--per-turn", "-o", str(second))[0] == 0
+    assert first.read_bytes() == second.read_bytes()
+
+
 def test_a_csv_row_is_named_by_the_line_it_begins_on(tmp_path: Path) -> None:
     # Blank lines (which csv skips) and a quoted line break come before the bad row.
     table = tmp_path / "t.csv"
