@@ -38,6 +38,7 @@ __all__ = [
     "parse_price",
     "speaker_agents",
     "speaker_of",
+    "turn_speaker",
 ]
 
 CORPUS = "chat"
@@ -195,7 +196,8 @@ def speaker_of(turn: Mapping[str, Any]) -> Any:
     return speaker
 
 
-def _speaker(turn: Any, what: str) -> Any:
+def turn_speaker(turn: Any, what: str) -> Any:
+    """A turn's speaker (:func:`speaker_of`), checked: an error at ``what`` when none or no name."""
     if not isinstance(turn, Mapping):
         raise InputError(f"{what} must be a JSON object, got {json_kind(turn)}")
     speaker = speaker_of(turn)
@@ -246,7 +248,7 @@ def dialogue_from_record(raw: dict[str, Any]) -> Dialogue:
     Raises :class:`~actparse.errors.InputError` naming the field (and the turn) at fault.
     """
     turns_raw = list_field(required(raw, "turns"), "turns")
-    speakers = [_speaker(t, f"turns[{k}]") for k, t in enumerate(turns_raw)]
+    speakers = [turn_speaker(t, f"turns[{k}]") for k, t in enumerate(turns_raw)]
     agents = speaker_agents(speakers)
     items = parse_items(raw.get("items"))
     price = parse_price(raw.get("listing_price"))

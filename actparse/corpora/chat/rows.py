@@ -23,8 +23,10 @@ from actparse.corpora.chat.reader import (
     parse_items,
     parse_price,
     speaker_of,
+    turn_speaker,
 )
 from actparse.errors import InputError
+from actparse.io.fields import text_field
 
 __all__ = ["CONTEXT", "group_rows", "rows_of", "turn_fields"]
 
@@ -58,6 +60,12 @@ def _check_row(row: Mapping[str, Any], where: str) -> None:
     speaker = row.get("speaker", row.get("agent"))
     if not cell_given(speaker):
         raise InputError(f"{where}: no speaker (a 'speaker' name or an 'agent' number)")
+    # Checked here, not only once grouped: the reader would name the dialogue's first
+    # row and the turn's place in the sorted turns, not the row at fault.
+    turn_speaker(row, where)
+    for column in ("text", "action"):
+        if cell_given(row.get(column)):
+            text_field(row[column], f"{where}: {column}")
     _check_corpus(row, where)
 
 

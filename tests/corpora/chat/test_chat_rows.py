@@ -155,6 +155,30 @@ def test_speakers_named_in_an_agent_column_are_kept_as_speaker(
     assert first.read_bytes() == second.read_bytes()
 
 
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        pytest.param({"speaker": ["x"]}, "a speaker is a name or an agent number", id="speaker"),
+        pytest.param({"text": 5}, "text must be a string, got a number", id="text"),
+        pytest.param({"action": 5}, "action must be a string, got a number", id="action"),
+    ],
+)
+def test_a_rows_wrong_field_names_that_row(
+    bad: dict[str, object], message: str, tmp_path: Path
+) -> None:
+    # It named the dialogue's first row and the turn's place once sorted ("t.jsonl:1:
+    # turns[1]"), which is the second row in the file: the bad row is the third.
+    rows = [
+        {"dialogue_id": "d", "speaker": "a", "text": "hi", "turn": 3},
+        {"dialogue_id": "d", "speaker": "b", "text": "yo", "turn": 1},
+        {"dialogue_id": "d", "speaker": "a", "text": "ok", "turn": 2, **bad},
+    ]
+    table = tmp_path / "t.jsonl"
+    table.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, output = _label(table)
+    assert code == 2 and f"t.jsonl:3: {message}" in " ".join(output.split())
+
+
 def test_a_csv_row_is_named_by_the_line_it_begins_on(tmp_path: Path) -> None:
     # Blank lines (which csv skips) and a quoted line break come before the bad row.
     table = tmp_path / "t.csv"
