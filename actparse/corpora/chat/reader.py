@@ -165,13 +165,15 @@ def parse_price(value: Any, what: str = "listing_price") -> float | None:
     if isinstance(value, bool):
         raise InputError(f"{what} must be a number, got {value!r}")
     if isinstance(value, str):
-        found = _PRICE_TEXT.fullmatch(value.strip())
+        found = _PRICE_TEXT.fullmatch(value.strip().removeprefix("-"))
         if found is None:
             raise InputError(
                 f"{what} must be a number, got {value!r} (write 1200, 1,200.50 or $1200: "
                 "no decimal comma)"
             )
         number = float(found.group(1).replace(",", "") + (found.group(2) or ""))
+        if value.strip().startswith("-"):  # a number, but below 0
+            raise InputError(f"{what} must be a finite number from 0, got {value!r}")
     elif isinstance(value, int | float):
         number = float(value) if abs(value) < 2**1024 else math.inf  # past every float
     else:

@@ -46,6 +46,20 @@ def test_a_price_whose_decimal_mark_is_unclear_is_refused(text: str) -> None:
         parse_price(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("-5", id="negative"),
+        pytest.param("-$1,200.50", id="negative-with-sign"),
+        pytest.param("-0", id="minus-zero"),
+    ],
+)
+def test_a_negative_price_as_text_is_refused_as_below_zero(text: str) -> None:
+    # It was "must be a number ... no decimal comma", which -5 is and has none of.
+    with pytest.raises(InputError, match="must be a finite number from 0"):
+        parse_price(text)
+
+
 def _label(path: Path, *args: str) -> tuple[int, str]:
     result = runner.invoke(app, ["label", str(path), *args])
     return result.exit_code, result.output
