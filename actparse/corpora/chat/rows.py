@@ -35,9 +35,20 @@ CONTEXT = ("items", "listing_price")
 
 
 def _turn_number(row: Mapping[str, Any], k: int, where: str) -> float:
+    """A row's ``turn`` (its place ``k`` without one); a whole number is kept exact.
+
+    A float holds integers only up to 2**53: two nanosecond timestamps a step apart
+    would be one turn ("given twice") or swap places."""
     value: Any = row.get("turn")
     if not cell_given(value):
-        return float(k)
+        return k
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:  # not digits (or past int's own limit): read as a float below
+            pass
     try:
         number = float(value)
     except (TypeError, ValueError, OverflowError):  # 10**400: a number, but no float

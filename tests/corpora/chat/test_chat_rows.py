@@ -79,6 +79,28 @@ def test_a_turn_given_twice_in_a_dialogue_is_an_error(tmp_path: Path) -> None:
     assert code == 2 and "t.csv:3: turn '1' is given twice" in output and "t.csv:2" in output
 
 
+@pytest.mark.parametrize(
+    ("turns", "texts"),
+    [
+        pytest.param(("1701234567890123457", "1701234567890123456"), ["yo", "hi"], id="ns-apart"),
+        pytest.param(("1701234567890123600", "1701234567890123456"), ["yo", "hi"], id="ns-order"),
+        pytest.param(("2.5", "2"), ["yo", "hi"], id="a-fraction-and-digits"),
+    ],
+)
+def test_turns_past_a_floats_precision_keep_their_order(
+    turns: tuple[str, str], texts: list[str], tmp_path: Path
+) -> None:
+    # As floats, two nanosecond timestamps a step apart were one turn "given twice".
+    table = tmp_path / "t.csv"
+    table.write_text(
+        f"dialogue_id,speaker,text,turn\nd,a,hi,{turns[0]}\nd,b,yo,{turns[1]}\n", encoding="utf-8"
+    )
+    out = tmp_path / "o.csv"
+    code, output = _label(table, "--per-turn", "-o", str(out))
+    assert code == 0, output
+    assert [r["text"] for r in read_turn_table(out)] == texts
+
+
 def test_the_per_turn_table_of_nested_records_labels_again_the_same(tmp_path: Path) -> None:
     nested = tmp_path / "n.jsonl"
     records = [
