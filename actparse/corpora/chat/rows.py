@@ -12,9 +12,10 @@ its speaker's. :func:`rows_of` gives the rows back (for a nested record too: its
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from actparse import registry
 from actparse.corpora.chat.reader import (
@@ -38,24 +39,25 @@ def _turn_number(row: Mapping[str, Any], k: int, where: str) -> float:
     """A row's ``turn`` (its place ``k`` without one); a whole number is kept exact.
 
     A float holds integers only up to 2**53: two nanosecond timestamps a step apart
-    would be one turn ("given twice") or swap places."""
+    would be one turn ("given twice") or swap places. A number past every float (10**400)
+    is an error, as NaN is."""
     value: Any = row.get("turn")
     if not cell_given(value):
         return k
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
+    number: Any = value
     if isinstance(value, str):
+        # Not digits (or past int's own limit of digits): read as a float below.
+        with contextlib.suppress(ValueError):
+            number = int(value)
+    if not isinstance(number, int) or isinstance(number, bool):
         try:
-            return int(value)
-        except ValueError:  # not digits (or past int's own limit): read as a float below
-            pass
-    try:
-        number = float(value)
-    except (TypeError, ValueError, OverflowError):  # 10**400: a number, but no float
-        number = math.nan
-    if isinstance(value, bool) or not math.isfinite(number):
+            number = float(number)
+        except (TypeError, ValueError, OverflowError):
+            number = math.nan
+    finite = abs(number) < 2**1024 if isinstance(number, int) else math.isfinite(number)
+    if isinstance(value, bool) or not finite:
         raise InputError(f"{where}: turn must be a number, got {value!r}")
-    return number
+    return cast(float, number)  # an int or a float
 
 
 def _check_row(row: Mapping[str, Any], where: str) -> None:
