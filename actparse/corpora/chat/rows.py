@@ -13,6 +13,7 @@ its speaker's. :func:`rows_of` gives the rows back (for a nested record too: its
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
@@ -28,6 +29,7 @@ from actparse.corpora.chat.reader import (
 )
 from actparse.errors import InputError
 from actparse.io.fields import text_field
+from actparse.models import Item
 
 __all__ = ["CONTEXT", "group_rows", "rows_of", "turn_fields"]
 
@@ -199,6 +201,26 @@ def group_rows(
     return record
 
 
+def _items_cell(items: tuple[Item, ...]) -> str | None:
+    """A dialogue's items as a table's cell (``None`` without items).
+
+    ``name=count`` text, or JSON where a name would not read back from that text
+    (``salt, pepper``, ``x=y``).
+
+    >>> _items_cell(parse_items({"book": 2, "hat": 1}))
+    'book=2;hat=1'
+    >>> _items_cell(parse_items({"salt, pepper": 2}))
+    '{"salt, pepper": 2}'
+    """
+    if not items:
+        return None
+    text = ";".join(f"{i.name}={i.count}" for i in items)
+    with contextlib.suppress(InputError):
+        if parse_items(text) == items:
+            return text
+    return json.dumps({i.name: i.count for i in items}, ensure_ascii=False)
+
+
 def turn_fields(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     """A nested record's turns as rows, each with the dialogue's context.
 
@@ -213,9 +235,8 @@ def turn_fields(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     """
     roles = record.get("roles")
     roles = roles if isinstance(roles, Mapping) else {}
-    items = parse_items(record.get("items"))
     context = {
-        "items": ";".join(f"{i.name}={i.count}" for i in items) or None,
+        "items": _items_cell(parse_items(record.get("items"))),
         "listing_price": parse_price(record.get("listing_price")),
     }
     rows = rows_of(record)

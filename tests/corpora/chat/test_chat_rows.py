@@ -146,6 +146,29 @@ def test_an_input_column_named_like_an_act_column_is_refused_not_replaced(
     assert code == 0 and '"price": "999"' in output
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("salt, pepper", id="comma"),
+        pytest.param("x=y", id="equals"),
+        pytest.param("a;b", id="semicolon"),
+        pytest.param("{hat", id="a-brace-first"),
+    ],
+)
+def test_items_named_with_the_texts_separators_label_again_the_same(
+    name: str, tmp_path: Path
+) -> None:
+    # Written as name=count text, 'salt, pepper=2' read back as no items, an error.
+    nested = tmp_path / "n.jsonl"
+    record = {"id": "d", "items": {name: 2, "book": 1}, "turns": [{"speaker": "a", "text": "hi"}]}
+    nested.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    first, second = tmp_path / "o1.csv", tmp_path / "o2.csv"
+    assert _label(nested, "--per-turn", "-o", str(first))[0] == 0
+    code, output = _label(first, "--per-turn", "-o", str(second))
+    assert code == 0, output
+    assert first.read_bytes() == second.read_bytes()
+
+
 def test_a_table_actparse_wrote_labels_again_as_it_is(tmp_path: Path) -> None:
     table = tmp_path / "t.csv"
     table.write_text("dialogue_id,speaker,text\nd,a,i offer $20\nd,b,ok\n", encoding="utf-8")
