@@ -32,7 +32,7 @@ from typing import IO, TYPE_CHECKING, Any, cast
 from actparse import registry
 from actparse.errors import InputError
 from actparse.io.csv_cells import unguard
-from actparse.io.detection import cannot_tell, detect_at
+from actparse.io.detection import cannot_tell, check_column_names, detect_at
 from actparse.io.lines import max_line_bytes, open_binary
 from actparse.io.suffixes import has_suffix
 
@@ -278,6 +278,7 @@ def iter_csv_rows(
             if header is not None and (unclosed := _unclosed(name, header, lines)):
                 raise InputError(unclosed)
             names = [unguard(column) for column in header or ()]
+            check_column_names(names, f"{name}:{lines.start}")
             found: str | None = None if fmt == "auto" else fmt
             lines.start = None
             for fields in rows:

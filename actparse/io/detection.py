@@ -6,12 +6,13 @@ table and a line of JSON name the same problem in the same words.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from actparse import registry
 from actparse.errors import InputError
 
-__all__ = ["cannot_tell", "detect_at"]
+__all__ = ["cannot_tell", "check_column_names", "detect_at"]
 
 
 def detect_at(raw: Any, where: str) -> str | None:
@@ -22,6 +23,27 @@ def detect_at(raw: Any, where: str) -> str | None:
         return registry.detect(raw)
     except registry.AmbiguousFormat as err:
         raise InputError(f"{where}: {err}") from None
+
+
+def check_column_names(names: Sequence[str], where: str) -> None:
+    """Refuse a table whose header (or schema) names a column twice, at ``where``.
+
+    A row is a record of fields by name: the second column of a name would hide the
+    first's cells without a word.
+
+    >>> check_column_names(["dialogue_id", "text", "text"], "t.csv:1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    actparse.errors.InputError: t.csv:1: the column 'text' is named twice (rename one: ...)
+    """
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise InputError(
+                f"{where}: the column {name!r} is named twice (rename one: "
+                "a row would keep only the last one's cells)"
+            )
+        seen.add(name)
 
 
 def cannot_tell(name: str, number: int, raw: Any = None) -> InputError:

@@ -14,6 +14,7 @@ from actparse.errors import InputError
 from actparse.io.messages import describe, json_kind
 
 __all__ = [
+    "MAX_COUNT",
     "acts_written_before",
     "agent_index",
     "count_field",
@@ -99,13 +100,18 @@ def list_field(value: Any, what: str) -> list[Any]:
     return value
 
 
-def count_field(value: Any, what: str, maximum: int | None = None) -> int:
-    """A count: a whole number from 0 (to ``maximum``), given as a number or as digits.
+#: The largest count: what a table's 64-bit integer column (Parquet, pandas) holds.
+MAX_COUNT = 2**63 - 1
 
-    ``1.5``, ``-5``, ``True`` and a count above ``maximum`` are errors saying so; a whole
-    float (``2.0``) is that number.
+
+def count_field(value: Any, what: str, maximum: int = MAX_COUNT) -> int:
+    """A count: a whole number from 0 to ``maximum``, given as a number or as digits.
+
+    ``1.5``, ``-5``, ``True`` and a count above ``maximum`` (by default :data:`MAX_COUNT`,
+    past which no per-turn table could hold it) are errors saying so; a whole float
+    (``2.0``) is that number.
     """
-    if type(value) is int and value >= 0 and (maximum is None or value <= maximum):
+    if type(value) is int and 0 <= value <= maximum:
         return value  # the common case, checked first: readers call this per item
     number: Any = value
     if isinstance(value, str):
@@ -119,7 +125,7 @@ def count_field(value: Any, what: str, maximum: int | None = None) -> int:
         raise InputError(f"{what} must be a whole number, got {value!r}")
     if number < 0:
         raise InputError(f"{what} must not be negative, got {value!r}")
-    if maximum is not None and number > maximum:
+    if number > maximum:
         raise InputError(f"{what} must be at most {maximum}, got {value!r}")
     return number
 

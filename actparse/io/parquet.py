@@ -18,7 +18,7 @@ from actparse.errors import InputError
 from actparse.io.arrow_values import needs_revival, revive
 from actparse.io.bounds import nesting_problem
 from actparse.io.destination import Destination
-from actparse.io.detection import cannot_tell, detect_at
+from actparse.io.detection import cannot_tell, check_column_names, detect_at
 from actparse.io.suffixes import has_suffix
 
 __all__ = [
@@ -80,6 +80,7 @@ def iter_parquet_rows(path: str | Path) -> Iterator[ParquetRow]:
         parquet = pa.parquet.ParquetFile(path)
     except (OSError, pa.ArrowException) as err:
         raise InputError(f"{path}: not a readable Parquet file: {err}") from None
+    check_column_names(parquet.schema_arrow.names, str(path))
     number = 0
     fmt: str | None = None
     for batch in parquet.iter_batches(batch_size=BATCH_ROWS):

@@ -231,7 +231,7 @@ def rows_of_dialogue(
     ``extras`` are the input's own fields of each turn (a turn table's rows): each row
     gets those not named like a column after the columns, in their order. A column of
     actparse's replaces an input field of its name (the input's ``turn`` only ordered
-    the rows; its ``text`` is the turn's text).
+    the rows; its ``text`` is the turn's text; its ``agent`` is kept as ``speaker``).
     """
     acts = list(acts)
     statuses = _statuses(dialogue.corpus, acts)
@@ -240,7 +240,21 @@ def rows_of_dialogue(
         row = {column.name: column.value(here) for column in COLUMNS}
         if k < len(extras):
             row.update((name, v) for name, v in extras[k].items() if name not in _NOT_EXTRA)
+            row.update(_own_speaker(extras[k]))
         yield row
+
+
+def _own_speaker(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The input's own ``agent`` kept as ``speaker``, where it named the turn's speaker.
+
+    A turn table may name its speakers in an ``agent`` column (``bob``, ``5``), which the
+    table's ``agent`` (an agent number) replaces: kept as ``speaker``, the name is not
+    lost, and the table reads back as the same dialogues. It depends on the columns
+    only, which every row of a table shares. A table actparse wrote has its own agent
+    numbers there, and labels again as it is."""
+    if "agent" not in fields or "speaker" in fields or _WRITTEN.issubset(fields):
+        return {}
+    return {"speaker": fields["agent"]}
 
 
 def _statuses(corpus: str, acts: Sequence[Act]) -> Mapping[int, str]:

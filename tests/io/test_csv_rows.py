@@ -78,6 +78,20 @@ def test_a_header_never_closed_stops_the_file() -> None:
 
 
 @pytest.mark.parametrize(
+    ("table", "where"),
+    [
+        pytest.param("dialogue_id,speaker,text,text\nd1,ann,hi,x\n", "t.csv:1", id="text-twice"),
+        pytest.param("\n\nx,y,x\n1,2,3\n", "t.csv:3", id="past-blank-lines"),
+        pytest.param("a,=b,'=b\n1,2,3\n", "t.csv:1", id="one-name-guarded-once"),
+    ],
+)
+def test_a_header_naming_a_column_twice_stops_the_file(table: str, where: str) -> None:
+    # A row keeps one field per name: the first column's cells were lost without a word.
+    with pytest.raises(InputError, match=f"^{where}: the column .* is named twice"):
+        _rows(table)
+
+
+@pytest.mark.parametrize(
     "table",
     [
         pytest.param(HEADER + 'd1,A,"Hi,\nI want\r\n2 books"\nd1,B,ok\n', id="lines-in-quotes"),

@@ -216,3 +216,37 @@ def test_parquet_stop_names_the_record_that_cannot_be_written(tmp_path: Path) ->
     assert code == 2
     assert "output record 2 cannot be written to Parquet" in " ".join(output.split())
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.jsonl"]
+
+
+HUGE = "99999999999999999999"  # past a 64-bit integer
+
+
+@pytest.mark.parametrize("per_turn", [[], ["--per-turn"]], ids=["records", "per-turn"])
+@pytest.mark.parametrize(
+    ("name", "content", "where"),
+    [
+        pytest.param(
+            "t.csv",
+            f"dialogue_id,speaker,text,items\nd1,ann,I want the books,book={HUGE}\nd1,bob,ok,\n",
+            "t.csv:2: items.book",
+            id="chat-items",
+        ),
+        pytest.param(
+            "t.txt",
+            f"<input> {HUGE} 1 1 1 1 1 </input> <dialogue> YOU: hi <eos> THEM: <selection> "
+            "</dialogue> <output> <disagree> <disagree> <disagree> <disagree> <disagree> "
+            "<disagree> </output> <partner_input> 1 1 1 1 1 1 </partner_input>\n",
+            "t.txt:1: input count of book",
+            id="dealornodeal-input",
+        ),
+    ],
+)
+def test_an_item_count_past_64_bits_is_an_error_naming_its_line(
+    name: str, content: str, where: str, per_turn: list[str], tmp_path: Path
+) -> None:
+    # It was read, then a Parquet output stopped on it with a traceback (per-turn) or
+    # "Expected bytes, got a 'dict' object" (records).
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    code, output = _label(str(path), *per_turn, "-o", str(tmp_path / "out.parquet"))
+    assert code == 2 and f"{where} must be at most" in " ".join(output.split())

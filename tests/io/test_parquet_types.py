@@ -205,3 +205,16 @@ def test_eval_reads_a_parquet_file_with_typed_columns(tmp_path: Path) -> None:
     result = runner.invoke(app, ["eval", str(path), "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["corpus"] == "craigslist"
+
+
+@pytest.mark.parametrize("mode", ["keep", "stop"])
+def test_a_parquet_file_naming_a_column_twice_stops_the_run(mode: str, tmp_path: Path) -> None:
+    # A row keeps one field per name: the first 'text' column was lost without a word.
+    columns = [pa.array(["d1", "d1"]), pa.array(["ann", "bob"]), pa.array(["hi", "$5?"])]
+    table = pa.Table.from_arrays(
+        [*columns, pa.array(["x", "y"])], names=["dialogue_id", "speaker", "text", "text"]
+    )
+    path = tmp_path / "in.parquet"
+    pq.write_table(table, path)
+    code, output = _label(str(path), "--on-error", mode, "-o", str(tmp_path / "out.jsonl"))
+    assert code == 2 and "the column 'text' is named twice" in " ".join(output.split())

@@ -37,6 +37,8 @@ __all__ = [
     "parse_items",
     "parse_price",
     "speaker_agents",
+    "speaker_of",
+    "turn_speaker",
 ]
 
 CORPUS = "chat"
@@ -163,13 +165,15 @@ def parse_price(value: Any, what: str = "listing_price") -> float | None:
     if isinstance(value, bool):
         raise InputError(f"{what} must be a number, got {value!r}")
     if isinstance(value, str):
-        found = _PRICE_TEXT.fullmatch(value.strip())
+        found = _PRICE_TEXT.fullmatch(value.strip().removeprefix("-"))
         if found is None:
             raise InputError(
                 f"{what} must be a number, got {value!r} (write 1200, 1,200.50 or $1200: "
                 "no decimal comma)"
             )
         number = float(found.group(1).replace(",", "") + (found.group(2) or ""))
+        if value.strip().startswith("-"):  # a number, but below 0
+            raise InputError(f"{what} must be a finite number from 0, got {value!r}")
     elif isinstance(value, int | float):
         number = float(value) if abs(value) < 2**1024 else math.inf  # past every float
     else:
@@ -179,13 +183,26 @@ def parse_price(value: Any, what: str = "listing_price") -> float | None:
     return number
 
 
-def _speaker(turn: Any, what: str) -> Any:
-    if not isinstance(turn, Mapping):
-        raise InputError(f"{what} must be a JSON object, got {json_kind(turn)}")
+def speaker_of(turn: Mapping[str, Any]) -> Any:
+    """A turn's speaker: its ``speaker``, else its ``agent``, a whole float as its integer.
+
+    pandas writes a column of whole numbers with a gap as floats (``0.0``, ``1.0``): the
+    speaker is ``0`` wherever it is named (a row's ``role`` too).
+
+    >>> speaker_of({"agent": 1.0}), speaker_of({"speaker": "ann", "agent": 0})
+    (1, 'ann')
+    """
     speaker = turn.get("speaker", turn.get("agent"))
     if isinstance(speaker, float) and speaker.is_integer():
-        # pandas writes a column of whole numbers with a gap as floats (0.0, 1.0).
-        speaker = int(speaker)
+        return int(speaker)
+    return speaker
+
+
+def turn_speaker(turn: Any, what: str) -> Any:
+    """A turn's speaker (:func:`speaker_of`), checked: an error at ``what`` when none or no name."""
+    if not isinstance(turn, Mapping):
+        raise InputError(f"{what} must be a JSON object, got {json_kind(turn)}")
+    speaker = speaker_of(turn)
     if speaker is None or speaker == "":
         raise InputError(f"{what}: missing speaker (a 'speaker' name or an 'agent' number)")
     if isinstance(speaker, bool | float | list | dict):
@@ -233,7 +250,7 @@ def dialogue_from_record(raw: dict[str, Any]) -> Dialogue:
     Raises :class:`~actparse.errors.InputError` naming the field (and the turn) at fault.
     """
     turns_raw = list_field(required(raw, "turns"), "turns")
-    speakers = [_speaker(t, f"turns[{k}]") for k, t in enumerate(turns_raw)]
+    speakers = [turn_speaker(t, f"turns[{k}]") for k, t in enumerate(turns_raw)]
     agents = speaker_agents(speakers)
     items = parse_items(raw.get("items"))
     price = parse_price(raw.get("listing_price"))

@@ -12,13 +12,24 @@ its speaker's. :func:`rows_of` gives the rows back (for a nested record too: its
 
 from __future__ import annotations
 
+import contextlib
+import json
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from actparse import registry
-from actparse.corpora.chat.reader import CORPUS, cell_given, parse_items, parse_price
+from actparse.corpora.chat.reader import (
+    CORPUS,
+    cell_given,
+    parse_items,
+    parse_price,
+    speaker_of,
+    turn_speaker,
+)
 from actparse.errors import InputError
+from actparse.io.fields import text_field
+from actparse.models import Item
 
 __all__ = ["CONTEXT", "group_rows", "rows_of", "turn_fields"]
 
@@ -27,16 +38,28 @@ CONTEXT = ("items", "listing_price")
 
 
 def _turn_number(row: Mapping[str, Any], k: int, where: str) -> float:
+    """A row's ``turn`` (its place ``k`` without one); a whole number is kept exact.
+
+    A float holds integers only up to 2**53: two nanosecond timestamps a step apart
+    would be one turn ("given twice") or swap places. A number past every float (10**400)
+    is an error, as NaN is."""
     value: Any = row.get("turn")
     if not cell_given(value):
-        return float(k)
-    try:
-        number = float(value)
-    except (TypeError, ValueError, OverflowError):  # 10**400: a number, but no float
-        number = math.nan
-    if isinstance(value, bool) or not math.isfinite(number):
+        return k
+    number: Any = value
+    if isinstance(value, str):
+        # Not digits (or past int's own limit of digits): read as a float below.
+        with contextlib.suppress(ValueError):
+            number = int(value)
+    if not isinstance(number, int) or isinstance(number, bool):
+        try:
+            number = float(number)
+        except (TypeError, ValueError, OverflowError):
+            number = math.nan
+    finite = abs(number) < 2**1024 if isinstance(number, int) else math.isfinite(number)
+    if isinstance(value, bool) or not finite:
         raise InputError(f"{where}: turn must be a number, got {value!r}")
-    return number
+    return cast(float, number)  # an int or a float
 
 
 def _check_row(row: Mapping[str, Any], where: str) -> None:
@@ -52,6 +75,12 @@ def _check_row(row: Mapping[str, Any], where: str) -> None:
     speaker = row.get("speaker", row.get("agent"))
     if not cell_given(speaker):
         raise InputError(f"{where}: no speaker (a 'speaker' name or an 'agent' number)")
+    # Checked here, not only once grouped: the reader would name the dialogue's first
+    # row and the turn's place in the sorted turns, not the row at fault.
+    turn_speaker(row, where)
+    for column in ("text", "action"):
+        if cell_given(row.get(column)):
+            text_field(row[column], f"{where}: {column}")
     _check_corpus(row, where)
 
 
@@ -120,7 +149,7 @@ def _roles(rows: Sequence[Mapping[str, Any]], places: Sequence[str]) -> dict[str
     for k, row in enumerate(rows):
         role = row.get("role")
         if cell_given(role):
-            speaker = str(row.get("speaker", row.get("agent")))
+            speaker = str(speaker_of(row))
             if roles.setdefault(speaker, role) != role:
                 raise InputError(
                     f"{places[k]}: speaker {speaker!r} has role {role!r} here and "
@@ -173,6 +202,26 @@ def group_rows(
     return record
 
 
+def _items_cell(items: tuple[Item, ...]) -> str | None:
+    """A dialogue's items as a table's cell (``None`` without items).
+
+    ``name=count`` text, or JSON where a name would not read back from that text
+    (``salt, pepper``, ``x=y``).
+
+    >>> _items_cell(parse_items({"book": 2, "hat": 1}))
+    'book=2;hat=1'
+    >>> _items_cell(parse_items({"salt, pepper": 2}))
+    '{"salt, pepper": 2}'
+    """
+    if not items:
+        return None
+    text = ";".join(f"{i.name}={i.count}" for i in items)
+    with contextlib.suppress(InputError):
+        if parse_items(text) == items:
+            return text
+    return json.dumps({i.name: i.count for i in items}, ensure_ascii=False)
+
+
 def turn_fields(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     """A nested record's turns as rows, each with the dialogue's context.
 
@@ -187,16 +236,15 @@ def turn_fields(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     """
     roles = record.get("roles")
     roles = roles if isinstance(roles, Mapping) else {}
-    items = parse_items(record.get("items"))
     context = {
-        "items": ";".join(f"{i.name}={i.count}" for i in items) or None,
+        "items": _items_cell(parse_items(record.get("items"))),
         "listing_price": parse_price(record.get("listing_price")),
     }
     rows = rows_of(record)
     for row in rows:
         for column, value in context.items():
             row.setdefault(column, value)
-        speaker = str(row.get("speaker", row.get("agent")))
+        speaker = str(speaker_of(row))
         if speaker in roles:
             row.setdefault("role", roles[speaker])
     return rows

@@ -13,6 +13,7 @@ top-level ``actparse`` object of lists parallel to ``events`` (see
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -71,8 +72,7 @@ def dialogue_from_cocoa(raw: dict[str, Any]) -> Dialogue:
         if action == "message":
             turns.append(Turn(index, agent, "message", text_field(data, f"event {index} data")))
         elif action == "offer":
-            offer = data.get("price") if isinstance(data, dict) else None
-            turns.append(Turn(index, agent, "offer", "", number_or_none(offer)))
+            turns.append(Turn(index, agent, "offer", "", _offer_price(data, f"event {index} data")))
         elif action in _NON_MESSAGE_ACTIONS:
             turns.append(Turn(index, agent, action))
         else:
@@ -89,6 +89,22 @@ def dialogue_from_cocoa(raw: dict[str, Any]) -> Dialogue:
         reference=tuple(reference) if has_reference else None,
         corpus=CORPUS,
     )
+
+
+def _offer_price(data: Any, what: str) -> float | None:
+    """An offer's price: its data's ``price``, a number, or null (an offer without one).
+
+    Anything else (text that is no number, an infinity, data that is no object) is an
+    error naming the event: read as no price, the offer lost its price without a word."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise InputError(f"{what} must be an object with a price, got {json_kind(data)}")
+    offer = data.get("price")
+    price = number_or_none(offer)
+    if offer is not None and (price is None or not math.isfinite(price)):
+        raise InputError(f"{what}.price must be a number or null, got {offer!r}")
+    return price
 
 
 def _event_reference(meta: Any, what: str) -> ReferenceAct:

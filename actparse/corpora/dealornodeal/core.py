@@ -36,7 +36,7 @@ from actparse.corpora.splits.evaluate import SplitReport
 from actparse.corpora.splits.views import ViewMemo
 from actparse.engine.decisions import DecisionList, IntentRule
 from actparse.engine.pipeline import pipeline
-from actparse.io.fields import count_field, list_field, record_reader
+from actparse.io.fields import MAX_COUNT, count_field, list_field, record_reader
 from actparse.io.records import Record
 from actparse.models import Act, Dialogue, Item, ItemSplit, Party, Turn
 from actparse.registry import Parser
@@ -163,7 +163,7 @@ def _whole(numbers: list[Any], what: str) -> list[int]:
 
     Each is checked, naming its item, only when one of them is not a plain one: this runs for every
     record."""
-    if all(type(n) is int and n >= 0 for n in numbers):
+    if all(type(n) is int and 0 <= n <= MAX_COUNT for n in numbers):
         return numbers
     return [count_field(n, f"{what} of {name}") for name, n in zip(ITEMS, numbers)]
 

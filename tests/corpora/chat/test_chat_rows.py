@@ -46,6 +46,20 @@ def test_a_price_whose_decimal_mark_is_unclear_is_refused(text: str) -> None:
         parse_price(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("-5", id="negative"),
+        pytest.param("-$1,200.50", id="negative-with-sign"),
+        pytest.param("-0", id="minus-zero"),
+    ],
+)
+def test_a_negative_price_as_text_is_refused_as_below_zero(text: str) -> None:
+    # It was "must be a number ... no decimal comma", which -5 is and has none of.
+    with pytest.raises(InputError, match="must be a finite number from 0"):
+        parse_price(text)
+
+
 def _label(path: Path, *args: str) -> tuple[int, str]:
     result = runner.invoke(app, ["label", str(path), *args])
     return result.exit_code, result.output
@@ -63,6 +77,28 @@ def test_a_turn_given_twice_in_a_dialogue_is_an_error(tmp_path: Path) -> None:
     table.write_text("dialogue_id,speaker,text,turn\nd,a,hi,1\nd,b,hello,1\n", encoding="utf-8")
     code, output = _label(table)
     assert code == 2 and "t.csv:3: turn '1' is given twice" in output and "t.csv:2" in output
+
+
+@pytest.mark.parametrize(
+    ("turns", "texts"),
+    [
+        pytest.param(("1701234567890123457", "1701234567890123456"), ["yo", "hi"], id="ns-apart"),
+        pytest.param(("1701234567890123600", "1701234567890123456"), ["yo", "hi"], id="ns-order"),
+        pytest.param(("2.5", "2"), ["yo", "hi"], id="a-fraction-and-digits"),
+    ],
+)
+def test_turns_past_a_floats_precision_keep_their_order(
+    turns: tuple[str, str], texts: list[str], tmp_path: Path
+) -> None:
+    # As floats, two nanosecond timestamps a step apart were one turn "given twice".
+    table = tmp_path / "t.csv"
+    table.write_text(
+        f"dialogue_id,speaker,text,turn\nd,a,hi,{turns[0]}\nd,b,yo,{turns[1]}\n", encoding="utf-8"
+    )
+    out = tmp_path / "o.csv"
+    code, output = _label(table, "--per-turn", "-o", str(out))
+    assert code == 0, output
+    assert [r["text"] for r in read_turn_table(out)] == texts
 
 
 def test_the_per_turn_table_of_nested_records_labels_again_the_same(tmp_path: Path) -> None:
@@ -121,6 +157,29 @@ def test_two_input_columns_named_like_act_columns_are_named_together(tmp_path: P
     assert "of those names in the per-turn table: rename them to keep them" in output
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("salt, pepper", id="comma"),
+        pytest.param("x=y", id="equals"),
+        pytest.param("a;b", id="semicolon"),
+        pytest.param("{hat", id="a-brace-first"),
+    ],
+)
+def test_items_named_with_the_texts_separators_label_again_the_same(
+    name: str, tmp_path: Path
+) -> None:
+    # Written as name=count text, 'salt, pepper=2' read back as no items, an error.
+    nested = tmp_path / "n.jsonl"
+    record = {"id": "d", "items": {name: 2, "book": 1}, "turns": [{"speaker": "a", "text": "hi"}]}
+    nested.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    first, second = tmp_path / "o1.csv", tmp_path / "o2.csv"
+    assert _label(nested, "--per-turn", "-o", str(first))[0] == 0
+    code, output = _label(first, "--per-turn", "-o", str(second))
+    assert code == 0, output
+    assert first.read_bytes() == second.read_bytes()
+
+
 def test_a_table_actparse_wrote_labels_again_as_it_is(tmp_path: Path) -> None:
     table = tmp_path / "t.csv"
     table.write_text("dialogue_id,speaker,text\nd,a,i offer $20\nd,b,ok\n", encoding="utf-8")
@@ -128,6 +187,66 @@ def test_a_table_actparse_wrote_labels_again_as_it_is(tmp_path: Path) -> None:
     assert _label(table, "--per-turn", "-o", str(first))[0] == 0
     assert _label(first, "--per-turn", "-o", str(second))[0] == 0
     assert first.read_bytes() == second.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "agents"),
+    [
+        pytest.param(
+            "t.csv", "dialogue_id,agent,text\nd,bob,hi\nd,ann,$5?\n", ["bob", "ann"], id="names"
+        ),
+        pytest.param(
+            "t.csv",
+            "dialogue_id,agent,text\nd,1,hi\nd,0,$5?\nd,2,ok\n",
+            ["1", "0", "2"],
+            id="numbers-renumbered",
+        ),
+        pytest.param(
+            "t.jsonl",
+            '{"id": "d", "turns": [{"agent": "bob", "text": "hi"}, '
+            '{"agent": "ann", "text": "$5?"}]}\n',
+            ["bob", "ann"],
+            id="nested",
+        ),
+    ],
+)
+def test_speakers_named_in_an_agent_column_are_kept_as_speaker(
+    name: str, content: str, agents: list[str], tmp_path: Path
+) -> None:
+    # The table's agent numbers replaced them: "bob" and "ann" were lost, agent 1 became 0.
+    table = tmp_path / name
+    table.write_text(content, encoding="utf-8")
+    first, second = tmp_path / "o1.csv", tmp_path / "o2.csv"
+    assert _label(table, "--per-turn", "-o", str(first))[0] == 0
+    rows = list(read_turn_table(first))
+    assert [str(r["speaker"]) for r in rows] == agents
+    assert [r["agent"] for r in rows] == list(range(len(agents)))
+    assert _label(first, "--per-turn", "-o", str(second))[0] == 0
+    assert first.read_bytes() == second.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        pytest.param({"speaker": ["x"]}, "a speaker is a name or an agent number", id="speaker"),
+        pytest.param({"text": 5}, "text must be a string, got a number", id="text"),
+        pytest.param({"action": 5}, "action must be a string, got a number", id="action"),
+    ],
+)
+def test_a_rows_wrong_field_names_that_row(
+    bad: dict[str, object], message: str, tmp_path: Path
+) -> None:
+    # It named the dialogue's first row and the turn's place once sorted ("t.jsonl:1:
+    # turns[1]"), which is the second row in the file: the bad row is the third.
+    rows = [
+        {"dialogue_id": "d", "speaker": "a", "text": "hi", "turn": 3},
+        {"dialogue_id": "d", "speaker": "b", "text": "yo", "turn": 1},
+        {"dialogue_id": "d", "speaker": "a", "text": "ok", "turn": 2, **bad},
+    ]
+    table = tmp_path / "t.jsonl"
+    table.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, output = _label(table)
+    assert code == 2 and f"t.jsonl:3: {message}" in " ".join(output.split())
 
 
 def test_a_csv_row_is_named_by_the_line_it_begins_on(tmp_path: Path) -> None:
@@ -182,6 +301,19 @@ def test_speakers_written_as_whole_floats_are_agent_numbers() -> None:
     record = {"turns": [{"agent": 0.0, "text": "hi"}, {"agent": 1.0, "text": "hello"}]}
     turns = actparse.label_record(record)["turns"]
     assert [t["actparse"]["coarse"] for t in turns] == ["greet", "greet"]
+
+
+def test_a_role_of_a_speaker_written_as_a_whole_float_is_that_agents(tmp_path: Path) -> None:
+    # The role was looked up under '0.0', "no speaker of the dialogue" (agent 0 speaks).
+    table = tmp_path / "t.jsonl"
+    rows = [
+        {"dialogue_id": "d", "agent": 0.0, "text": "hi", "role": "buyer"},
+        {"dialogue_id": "d", "agent": 1.0, "text": "hello", "role": "seller"},
+    ]
+    table.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, output = _label(table, "--per-turn", "-o", "-")
+    lines = [json.loads(line) for line in output.splitlines() if line.startswith("{")]
+    assert code == 0 and [r["role"] for r in lines] == ["buyer", "seller"]
 
 
 @pytest.mark.usefixtures("tasks_of_one")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -11,6 +13,7 @@ from hypothesis import strategies as st
 
 from actparse import parse_dialogue, tokenize
 from actparse.api import label_record
+from actparse.errors import InputError
 from actparse.io.records import read_records
 
 HOSTILE_TEXTS = {
@@ -135,3 +138,37 @@ def test_a_timeout_becomes_an_error_record_with_keep(tmp_path: Path) -> None:
     kept = json.loads(outcome.line)
     assert kept["actparse_error"] == "mem.jsonl:7: regex timed out"
     assert kept["utterance"] == raw["utterance"]
+
+
+def _transcript_with_offer() -> tuple[dict[str, Any], int]:
+    path = Path(__file__).parent / "fixtures" / "craigslist_transcripts_20.json"
+    for transcript in json.loads(path.read_text(encoding="utf-8")):
+        offers = [k for k, e in enumerate(transcript["events"]) if e["action"] == "offer"]
+        if offers:
+            return transcript, offers[0]
+    raise AssertionError("no transcript with an offer")  # pragma: no cover
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        pytest.param({"price": "abc"}, "data.price must be a number or null, got 'abc'", id="text"),
+        pytest.param({"price": float("inf")}, "data.price must be a number or null", id="inf"),
+        pytest.param("132", "data must be an object with a price, got a string", id="no-object"),
+    ],
+)
+def test_an_offer_price_that_is_no_number_is_an_error_naming_its_event(
+    data: object, message: str
+) -> None:
+    # It was read as an offer without a price, without a word.
+    transcript, k = _transcript_with_offer()
+    transcript["events"][k]["data"] = data
+    with pytest.raises(InputError, match=re.escape(f"event {k} {message}")):
+        parse_dialogue(transcript)
+
+
+@pytest.mark.parametrize("price", [None, 132, "132"], ids=["null", "number", "digits"])
+def test_an_offer_with_a_price_or_none_is_read(price: object) -> None:
+    transcript, k = _transcript_with_offer()
+    transcript["events"][k]["data"] = {"price": price}
+    assert parse_dialogue(transcript)[k].price == (None if price is None else 132.0)
