@@ -209,8 +209,9 @@ OutputOpt = Annotated[
     typer.Option(
         "--output",
         "-o",
-        help="Output file: JSON lines ('.gz' compresses) or '.parquet' (needs "
-        "actparse[parquet]; keeps a Parquet input's schema); '-' or none for stdout. "
+        help="Output file: JSON lines ('.gz' compresses), one JSON list for a '.json' name "
+        "(as Cocoa transcripts and CaSiNo are), or '.parquet' (needs actparse[parquet]; "
+        "keeps a Parquet input's schema); '-' or none for stdout (JSON lines). "
         "Written to a temporary name and renamed when complete; a symbolic link is "
         "followed, a FIFO or device written directly; a directory, the input or a file "
         "an option reads (--rules...) is refused.",

@@ -1,7 +1,8 @@
 """Where labelled records go.
 
-A file written under a temporary name and renamed when complete (JSON lines, ``.gz`` compressed, or
-Parquet), a FIFO or device written directly, or standard output."""
+A file written under a temporary name and renamed when complete (JSON lines, a JSON list for a
+``.json`` name, ``.gz`` compressed, or Parquet), a FIFO or device written directly, or standard
+output."""
 
 from __future__ import annotations
 
@@ -20,7 +21,25 @@ from actparse.io.lines import count_filled_lines, open_binary
 from actparse.io.parquet import ParquetSink, is_parquet, parquet_schema
 from actparse.io.suffixes import has_suffix
 
-__all__ = ["OutputError", "count_records", "open_output", "open_sink", "to_stdout"]
+__all__ = [
+    "JsonListSink",
+    "OutputError",
+    "count_records",
+    "is_json_list",
+    "open_output",
+    "open_sink",
+    "open_text_output",
+    "to_stdout",
+]
+
+
+def is_json_list(path: str | Path) -> bool:
+    """Whether an output name asks for one JSON list (``.json``, ``.json.gz``), not JSON lines.
+
+    >>> is_json_list("labelled.json"), is_json_list("labelled.JSON.gz"), is_json_list("a.jsonl")
+    (True, True, False)
+    """
+    return has_suffix(path, ".json", ".json.gz")
 
 
 def to_stdout(output: str | Path | None) -> bool:
@@ -62,7 +81,18 @@ def open_sink(
     if is_parquet(output):
         schema = parquet_schema(source) if keep_schema and is_parquet(source) else None
         return ParquetSink(output, schema, keep_errors=keep_errors, inputs=[source])
-    return open_output(output, inputs=[source])
+    return open_text_output(output, inputs=[source])
+
+
+def open_text_output(
+    output: str | Path, inputs: Iterable[str | Path] = ()
+) -> open_output | JsonListSink:
+    """A text output file for lines of JSON: as they are, or one JSON list of them (``.json``).
+
+    A ``.json`` name is read back with ``json.load``, as Cocoa transcripts and CaSiNo's
+    files are: JSON lines there would not be (see :func:`is_json_list`)."""
+    sink = open_output(output, inputs=inputs)
+    return JsonListSink(sink) if is_json_list(output) else sink
 
 
 @contextmanager
@@ -167,3 +197,43 @@ class open_output:
             raise
         if exc_type is not None:
             self.destination.discard()
+
+
+class JsonListSink:
+    """Lines of JSON written as one JSON list, each line an element, streamed.
+
+    Given the lines a JSON lines output would hold (in writes of any size), it writes
+    ``[``, the lines separated by ``,``, and ``]``: ``[]`` for none. Wraps an
+    :class:`open_output`, which keeps its guarantees (a temporary name, renamed when
+    complete)."""
+
+    def __init__(self, sink: open_output) -> None:
+        self.sink = sink
+        self._pending = ""
+        self._elements = 0
+
+    def __enter__(self) -> JsonListSink:
+        self.sink.__enter__()
+        return self
+
+    def write(self, text: str) -> None:
+        """Take text of whole or partial lines; each line completed is one element."""
+        *lines, self._pending = (self._pending + text).split("\n")
+        for line in lines:
+            self._element(line)
+
+    def _element(self, line: str) -> None:
+        if line:
+            self.sink.write(("[\n" if not self._elements else ",\n") + line)
+            self._elements += 1
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        if exc_type is None:
+            try:
+                self._element(self._pending)
+                self.sink.write("\n]\n" if self._elements else "[]\n")
+            except BaseException as err:
+                # The file is discarded as for any failed write, and the error told.
+                self.sink.__exit__(type(err), err, err.__traceback__)
+                raise
+        self.sink.__exit__(exc_type, exc, tb)

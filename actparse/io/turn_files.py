@@ -30,7 +30,7 @@ from actparse.io.destination import Destination
 from actparse.io.kinds import LABEL, TEXT
 from actparse.io.lines import decoded_lines, open_binary
 from actparse.io.messages import describe
-from actparse.io.output import open_output, to_stdout
+from actparse.io.output import open_text_output, to_stdout
 from actparse.io.parquet import BATCH_ROWS, is_parquet, require_pyarrow
 from actparse.io.records import InputError, parse_json_line
 from actparse.io.suffixes import has_suffix
@@ -64,8 +64,9 @@ def write_turn_table(
 ) -> int:
     """Write rows to ``output``, in a format chosen by its name.
 
-    Write rows to ``output`` by its name: ``.parquet``, ``.csv`` (``.csv.gz``), else
-    JSON lines (``.gz`` compressed; ``None`` or ``"-"``: standard output). Returns the
+    Write rows to ``output`` by its name: ``.parquet``, ``.csv`` (``.csv.gz``), a JSON
+    list (``.json``), else JSON lines (``.gz`` compressed; ``None`` or ``"-"``: standard
+    output). Returns the
     number of rows written. ``inputs`` are refused as the output (see
     :class:`~actparse.io.destination.Destination`). In CSV, a text cell that begins with
     a character a spreadsheet takes for a formula gets a ``'`` before it
@@ -77,7 +78,7 @@ def write_turn_table(
     assert output is not None
     if is_parquet(output):
         return _write_parquet(rows, output, inputs)
-    with open_output(output, inputs=inputs) as sink:
+    with open_text_output(output, inputs=inputs) as sink:
         if is_csv(output):
             return _write_csv(rows, sink, guard_text=not csv_raw)
         return _write_lines(rows, sink)
