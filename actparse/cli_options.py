@@ -223,6 +223,9 @@ JobsOpt = Annotated[
         "--jobs",
         "-j",
         min=1,
+        # The default is this machine's CPUs: shown, it would print the count of whichever
+        # machine built the docs. The help says what it is instead.
+        show_default=False,
         help="Worker processes (default: the CPUs this process may use); an input of "
         f"{TASK_SIZE} records or fewer is labelled without them, in one process. Output "
         "keeps input order.",
@@ -233,8 +236,8 @@ PerTurnOpt = Annotated[
     typer.Option(
         "--per-turn",
         help="Write the per-turn table instead: one row per turn, the same columns for "
-        "every corpus, each dialogue once; '.parquet', '.csv' or JSON lines by -o's "
-        "name. Streamed in one process; a bad record stops the run (so --on-error "
+        "every corpus, each dialogue once; '.parquet', '.csv', a JSON list ('.json') or "
+        "JSON lines by -o's name. Streamed in one process; a bad record stops the run (so --on-error "
         "keep, --coarse and a --jobs above 1 are refused with it).",
     ),
 ]

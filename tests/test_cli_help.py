@@ -103,3 +103,14 @@ def test_the_strategies_help_points_where_the_strategy_rules_are_described() -> 
         (text,) = [getattr(p, "help", "") for p in sub.params if "--strategies" in p.opts]
         assert "README" not in text
         assert "see Negotiation strategies in the documentation" in text
+
+
+def test_the_jobs_default_is_said_in_words_not_as_this_machines_count() -> None:
+    """The generated command-line page showed '[default: 2]', the CPUs of the machine that
+    built it, as if it were everyone's default."""
+    lines = _help(["label"], width=200).splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith("│ --jobs"))
+    end = next(k for k in range(start + 1, len(lines)) if lines[k].startswith("│ --"))
+    row = " ".join(" ".join(lines[start:end]).split())  # rich puts the default on a line of its own
+    assert "default: the CPUs this process may use" in row
+    assert "[default:" not in row
