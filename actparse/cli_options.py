@@ -237,8 +237,8 @@ PerTurnOpt = Annotated[
         "--per-turn",
         help="Write the per-turn table instead: one row per turn, the same columns for "
         "every corpus, each dialogue once; '.parquet', '.csv', a JSON list ('.json') or "
-        "JSON lines by -o's name. Streamed in one process; a bad record stops the run (so --on-error "
-        "keep, --coarse and a --jobs above 1 are refused with it).",
+        "JSON lines by -o's name. Streamed in one process; a bad record stops the run (so "
+        "--on-error keep, --coarse and a --jobs above 1 are refused with it).",
     ),
 ]
 CoarseOpt = Annotated[

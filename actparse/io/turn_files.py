@@ -30,9 +30,10 @@ from actparse.io.destination import Destination
 from actparse.io.kinds import LABEL, TEXT
 from actparse.io.lines import decoded_lines, open_binary
 from actparse.io.messages import describe
-from actparse.io.output import open_text_output, to_stdout
+from actparse.io.output import is_json_list, open_text_output, to_stdout
 from actparse.io.parquet import BATCH_ROWS, is_parquet, require_pyarrow
 from actparse.io.records import InputError, parse_json_line
+from actparse.io.sources import open_source
 from actparse.io.suffixes import has_suffix
 from actparse.io.turns import COLUMNS, Row, column_names, iter_dialogue_rows
 
@@ -240,7 +241,8 @@ def _first_unwritable(pa: Any, batch: list[Row], schema: Any) -> Row:
 def read_turn_table(path: str | Path) -> Iterator[Row]:
     """The rows of a table written by :func:`write_turn_table`, typed as they were made.
 
-    A CSV field is decoded by its column's kind, a text cell's guard taken off
+    Parquet, CSV, a JSON list (``.json``) or JSON lines, by the name. A CSV field is
+    decoded by its column's kind, a text cell's guard taken off
     (:func:`~actparse.io.csv_cells.unguard`)."""
     if is_parquet(path):
         pa = require_pyarrow()
@@ -265,6 +267,14 @@ def read_turn_table(path: str | Path) -> Iterator[Row]:
                 }
                 row.update(zip(extras, map(unguard, fields[len(names) :])))
                 yield row
+        return
+    if is_json_list(path):
+        # A JSON list ('.json'), its elements read as any input's list is: bounded.
+        with open_source(path) as source:
+            for piece in source.pieces:
+                if piece.error is not None:
+                    raise InputError(piece.error)
+                yield piece.raw
         return
     # JSON lines, each bounded and parsed as every input line is (a table is an input).
     with open_binary(path) as stream:

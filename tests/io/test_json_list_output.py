@@ -52,6 +52,7 @@ def test_a_json_gz_output_and_a_per_turn_json_output_are_lists_too(
     _label(source, "--per-turn", "-o", str(rows))
     _label(source, "--per-turn", "-o", str(listed))
     assert json.loads(listed.read_text(encoding="utf-8")) == list(read_turn_table(rows))
+    assert list(read_turn_table(listed)) == list(read_turn_table(rows))
 
 
 def test_no_records_is_an_empty_list(tmp_path: Path) -> None:
