@@ -29,7 +29,8 @@ def check_column_names(names: Sequence[str], where: str) -> None:
     """Refuse a table whose header (or schema) names a column twice, at ``where``.
 
     A row is a record of fields by name: the second column of a name would hide the
-    first's cells without a word.
+    first's cells without a word. Unnamed columns are let be: a spreadsheet's export ends
+    lines with empty ones (``text,,``).
 
     >>> check_column_names(["dialogue_id", "text", "text"], "t.csv:1")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -38,7 +39,7 @@ def check_column_names(names: Sequence[str], where: str) -> None:
     """
     seen: set[str] = set()
     for name in names:
-        if name in seen:
+        if name in seen and name:
             raise InputError(
                 f"{where}: the column {name!r} is named twice (rename one: "
                 "a row would keep only the last one's cells)"

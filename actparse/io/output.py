@@ -203,34 +203,36 @@ class JsonListSink:
     """Lines of JSON written as one JSON list, each line an element, streamed.
 
     Given the lines a JSON lines output would hold (in writes of any size), it writes
-    ``[``, the lines separated by ``,``, and ``]``: ``[]`` for none. Wraps an
-    :class:`open_output`, which keeps its guarantees (a temporary name, renamed when
-    complete)."""
+    ``[``, the lines separated by ``,``, and ``]``: ``[]`` for none. Nothing is held:
+    each piece of text goes straight through, after ``[`` or ``,`` where a line starts.
+    Wraps an :class:`open_output`, which keeps its guarantees (a temporary name, renamed
+    when complete)."""
 
     def __init__(self, sink: open_output) -> None:
         self.sink = sink
-        self._pending = ""
         self._elements = 0
+        self._line_open = False
 
     def __enter__(self) -> JsonListSink:
         self.sink.__enter__()
         return self
 
     def write(self, text: str) -> None:
-        """Take text of whole or partial lines; each line completed is one element."""
-        *lines, self._pending = (self._pending + text).split("\n")
-        for line in lines:
-            self._element(line)
-
-    def _element(self, line: str) -> None:
-        if line:
-            self.sink.write(("[\n" if not self._elements else ",\n") + line)
-            self._elements += 1
+        """Take text of whole or partial lines; each line is one element (empty ones none)."""
+        pieces = text.split("\n")
+        for k, piece in enumerate(pieces):
+            if k:
+                self._line_open = False  # a newline ends the element
+            if piece:
+                if not self._line_open:
+                    self.sink.write(",\n" if self._elements else "[\n")
+                    self._elements += 1
+                    self._line_open = True
+                self.sink.write(piece)
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         if exc_type is None:
             try:
-                self._element(self._pending)
                 self.sink.write("\n]\n" if self._elements else "[]\n")
             except BaseException as err:
                 # The file is discarded as for any failed write, and the error told.

@@ -245,16 +245,20 @@ def rows_of_dialogue(
 
 
 def _own_speaker(fields: Mapping[str, Any]) -> dict[str, Any]:
-    """The input's own ``agent`` kept as ``speaker``, where it named the turn's speaker.
+    """The input's own ``agent`` kept as ``speaker`` (text), where it named the speaker.
 
     A turn table may name its speakers in an ``agent`` column (``bob``, ``5``), which the
     table's ``agent`` (an agent number) replaces: kept as ``speaker``, the name is not
-    lost, and the table reads back as the same dialogues. It depends on the columns
-    only, which every row of a table shares. A table actparse wrote has its own agent
+    lost, and the table reads back as the same dialogues. Always text, as a ``speaker``
+    is: the column then has one type whatever each dialogue's agents are (Parquet needs
+    that). It depends on the columns only. A table actparse wrote has its own agent
     numbers there, and labels again as it is."""
     if "agent" not in fields or "speaker" in fields or _WRITTEN.issubset(fields):
         return {}
-    return {"speaker": fields["agent"]}
+    agent = fields["agent"]
+    if isinstance(agent, float) and agent.is_integer():
+        agent = int(agent)  # pandas' 0.0 for a column with a gap is speaker 0
+    return {"speaker": str(agent)}
 
 
 def _statuses(corpus: str, acts: Sequence[Act]) -> Mapping[int, str]:

@@ -91,6 +91,13 @@ def test_a_header_naming_a_column_twice_stops_the_file(table: str, where: str) -
         _rows(table)
 
 
+def test_unnamed_columns_at_the_end_of_a_spreadsheets_lines_are_let_be() -> None:
+    """A spreadsheet's export ends its lines with empty columns (``text,,``): not one
+    column "named twice", which would refuse such files."""
+    rows = _rows("dialogue_id,speaker,text,,\nd1,a,I offer $5,,\nd1,b,ok,,\n")
+    assert [record["text"] for _, record, _ in rows] == ["I offer $5", "ok"]
+
+
 @pytest.mark.parametrize(
     "table",
     [

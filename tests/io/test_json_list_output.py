@@ -71,6 +71,9 @@ def test_no_records_is_an_empty_list(tmp_path: Path) -> None:
         pytest.param(['{"a": 1}\n{"b"', ": 2}\n"], [{"a": 1}, {"b": 2}], id="lines-across-writes"),
         pytest.param(['{"a": 1}'], [{"a": 1}], id="no-last-newline"),
         pytest.param(["\n\n"], [], id="only-newlines"),
+        pytest.param(
+            [*'{"a": [1, 2]}\n', *'{"b": 2}'], [{"a": [1, 2]}, {"b": 2}], id="char-by-char"
+        ),
     ],
 )
 def test_the_sink_makes_each_line_one_element(

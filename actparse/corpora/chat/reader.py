@@ -144,7 +144,9 @@ def _items_text(text: str, what: str) -> Any:
 #: A price as text: an optional currency sign, digits with commas between groups of
 #: three or none, and an optional decimal point. "1.200,50" (a decimal comma) is refused
 #: rather than read as 1.2: which mark is the decimal one is for the user to say.
-_PRICE_TEXT = re.compile(r"[$€£]?\s*(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")
+#: A price as text: a minus before or after the currency sign (a number below 0, refused
+#: as such), digits with commas between thousands, and decimals after a point.
+_PRICE_TEXT = re.compile(r"(-)?\s*[$€£]?\s*(-)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")
 
 
 def parse_price(value: Any, what: str = "listing_price") -> float | None:
@@ -165,14 +167,14 @@ def parse_price(value: Any, what: str = "listing_price") -> float | None:
     if isinstance(value, bool):
         raise InputError(f"{what} must be a number, got {value!r}")
     if isinstance(value, str):
-        found = _PRICE_TEXT.fullmatch(value.strip().removeprefix("-"))
+        found = _PRICE_TEXT.fullmatch(value.strip())
         if found is None:
             raise InputError(
                 f"{what} must be a number, got {value!r} (write 1200, 1,200.50 or $1200: "
                 "no decimal comma)"
             )
-        number = float(found.group(1).replace(",", "") + (found.group(2) or ""))
-        if value.strip().startswith("-"):  # a number, but below 0
+        number = float(found.group(3).replace(",", "") + (found.group(4) or ""))
+        if number and (found.group(1) or found.group(2)):  # a number, but below 0
             raise InputError(f"{what} must be a finite number from 0, got {value!r}")
     elif isinstance(value, int | float):
         number = float(value) if abs(value) < 2**1024 else math.inf  # past every float
@@ -180,7 +182,7 @@ def parse_price(value: Any, what: str = "listing_price") -> float | None:
         raise InputError(f"{what} must be a number, got {json_kind(value)}")
     if not math.isfinite(number) or number < 0:
         raise InputError(f"{what} must be a finite number from 0, got {value!r}")
-    return number
+    return number + 0.0  # -0.0 is 0
 
 
 def speaker_of(turn: Mapping[str, Any]) -> Any:

@@ -16,7 +16,7 @@ import contextlib
 import json
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from actparse import registry
 from actparse.corpora.chat.reader import (
@@ -37,7 +37,7 @@ __all__ = ["CONTEXT", "group_rows", "rows_of", "turn_fields"]
 CONTEXT = ("items", "listing_price")
 
 
-def _turn_number(row: Mapping[str, Any], k: int, where: str) -> float:
+def _turn_number(row: Mapping[str, Any], k: int, where: str) -> int | float:
     """A row's ``turn`` (its place ``k`` without one); a whole number is kept exact.
 
     A float holds integers only up to 2**53: two nanosecond timestamps a step apart
@@ -59,7 +59,8 @@ def _turn_number(row: Mapping[str, Any], k: int, where: str) -> float:
     finite = abs(number) < 2**1024 if isinstance(number, int) else math.isfinite(number)
     if isinstance(value, bool) or not finite:
         raise InputError(f"{where}: turn must be a number, got {value!r}")
-    return cast(float, number)  # an int or a float
+    exact: int | float = number
+    return exact
 
 
 def _check_row(row: Mapping[str, Any], where: str) -> None:
@@ -81,24 +82,25 @@ def _check_row(row: Mapping[str, Any], where: str) -> None:
     for column in ("text", "action"):
         if cell_given(row.get(column)):
             text_field(row[column], f"{where}: {column}")
-    _check_corpus(row, where)
 
 
-def _check_corpus(row: Mapping[str, Any], where: str) -> None:
-    """Refuse a row another corpus' table holds: read as chat, it would change corpus unsaid.
+def _check_corpus(rows: Sequence[Mapping[str, Any]], places: Sequence[str]) -> None:
+    """Refuse a dialogue of another corpus' turn table: read as chat, it changes corpus unsaid.
 
     A turn table keeps the turns, not a corpus' own inputs (Deal or No Deal's counts and
     values, Craigslist's listing), so its rows relabel as chat dialogues with other acts.
+    Its first row with a ``corpus`` cell tells (a table's rows share their columns).
     """
-    corpus = row.get("corpus")
-    if not cell_given(corpus) or str(corpus) == CORPUS or str(corpus) not in registry.names():
+    k = next((k for k, row in enumerate(rows) if cell_given(row.get("corpus"))), None)
+    corpus = None if k is None else str(rows[k]["corpus"])
+    if k is None or corpus == CORPUS or corpus not in registry.names():
         return
     title = registry.get(str(corpus)).title
     raise InputError(
-        f"{where}: this row is from a {title} turn table (corpus {str(corpus)!r}), which keeps "
+        f"{places[k]}: this row is from a {title} turn table (corpus {corpus!r}), which keeps "
         "none of that corpus' own inputs: its rows would be labelled as your own dialogues "
         f"({CORPUS!r}), with other acts. Label the corpus' own file, or set the corpus column "
-        f"to {CORPUS!r} to label the rows as your own dialogues"
+        f"to {CORPUS!r} (or rename it) to label the rows as your own dialogues"
     )
 
 
@@ -132,7 +134,7 @@ def _turn_order(rows: Sequence[Mapping[str, Any]], places: Sequence[str]) -> lis
     A turn number given twice in the dialogue is an error naming both rows."""
     numbers = [_turn_number(r, k, places[k]) for k, r in enumerate(rows)]
     given = [k for k, r in enumerate(rows) if cell_given(r.get("turn"))]
-    seen: dict[float, int] = {}
+    seen: dict[int | float, int] = {}
     for k in given:
         first = seen.setdefault(numbers[k], k)
         if first != k:
@@ -187,6 +189,7 @@ def group_rows(
     )
     for row, place in zip(rows, places):
         _check_row(row, place)
+    _check_corpus(rows, places)
     order = _turn_order(rows, places)
     record: dict[str, Any] = {
         "id": rows[0].get("dialogue_id"),

@@ -21,6 +21,7 @@ from typing import Any
 from actparse.corpora.craigslist.numbers import END, START, has_dollar
 from actparse.engine.rulefiles import RuleError, load_file, parse_json, read_text, shown
 from actparse.engine.tokenizer import tokenize
+from actparse.io.fields import MAX_COUNT
 from actparse.io.messages import json_kind
 from actparse.io.output import open_output
 
@@ -112,10 +113,6 @@ class PriceLexicon:
             left_counts=left_counts,
             right_counts=right_counts,
         )
-
-
-#: The largest count a lexicon may hold: an occurrence count fits in 64 bits.
-MAX_COUNT = 2**63 - 1
 
 
 def _counts(table: Any, side: str, source: str) -> dict[str, int]:

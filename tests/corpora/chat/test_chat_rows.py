@@ -24,6 +24,7 @@ runner = CliRunner()
         pytest.param("1,200", 1200.0, id="thousands-commas"),
         pytest.param("$1,200.50", 1200.5, id="dollar-and-cents"),
         pytest.param("€ 950", 950.0, id="euro-sign"),
+        pytest.param("-0", 0.0, id="minus-zero-is-zero"),
     ],
 )
 def test_a_price_as_text(text: str, price: float) -> None:
@@ -45,7 +46,8 @@ _NEGATIVE = "must be a finite number from 0"
         # It was "must be a number ... no decimal comma", which -5 is and has none of.
         pytest.param("-5", _NEGATIVE, id="negative"),
         pytest.param("-$1,200.50", _NEGATIVE, id="negative-with-sign"),
-        pytest.param("-0", _NEGATIVE, id="minus-zero"),
+        pytest.param("$-5", _NEGATIVE, id="negative-after-sign"),
+        pytest.param("- 5", _NEGATIVE, id="negative-spaced"),
     ],
 )
 def test_a_price_text_that_is_unclear_or_below_zero_is_refused(text: str, error: str) -> None:
@@ -217,6 +219,21 @@ def test_speakers_named_in_an_agent_column_are_kept_as_speaker(
     assert [r["agent"] for r in rows] == list(range(len(agents)))
     assert _label(first, "--per-turn", "-o", str(second))[0] == 0
     assert first.read_bytes() == second.read_bytes()
+
+
+def test_the_kept_speaker_is_text_whatever_each_dialogues_agents_are(tmp_path: Path) -> None:
+    """Names in one dialogue and numbers in the next: the speaker column is text in both,
+    so a Parquet table holds them (it was refused: 'Expected bytes, got a int')."""
+    pytest.importorskip("pyarrow", reason="Parquet output needs actparse[parquet]")
+    nested = tmp_path / "mixed.jsonl"
+    nested.write_text(
+        '{"id": "d1", "turns": [{"agent": "bob", "text": "hi"}, {"agent": "ann", "text": "$5?"}]}\n'
+        '{"id": "d2", "turns": [{"agent": 0, "text": "hi"}, {"agent": 1.0, "text": "$5?"}]}\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "turns.parquet"
+    assert _label(nested, "--per-turn", "-o", str(out))[0] == 0
+    assert [r["speaker"] for r in read_turn_table(out)] == ["bob", "ann", "0", "1"]
 
 
 @pytest.mark.parametrize(
