@@ -67,8 +67,7 @@ def write_turn_table(
 
     Write rows to ``output`` by its name: ``.parquet``, ``.csv`` (``.csv.gz``), a JSON
     list (``.json``), else JSON lines (``.gz`` compressed; ``None`` or ``"-"``: standard
-    output). Returns the
-    number of rows written. ``inputs`` are refused as the output (see
+    output). Returns the number of rows written. ``inputs`` are refused as the output (see
     :class:`~actparse.io.destination.Destination`). In CSV, a text cell that begins with
     a character a spreadsheet takes for a formula gets a ``'`` before it
     (:func:`~actparse.io.csv_cells.guard`), unless ``csv_raw``."""
