@@ -143,9 +143,8 @@ def _items_text(text: str, what: str) -> Any:
 
 #: A price as text: an optional currency sign, digits with commas between groups of
 #: three or none, and an optional decimal point. "1.200,50" (a decimal comma) is refused
-#: rather than read as 1.2: which mark is the decimal one is for the user to say.
-#: A price as text: a minus before or after the currency sign (a number below 0, refused
-#: as such), digits with commas between thousands, and decimals after a point.
+#: rather than read as 1.2: which mark is the decimal one is for the user to say. A minus
+#: before or after the sign is caught, to refuse the price as below 0 rather than as text.
 _PRICE_TEXT = re.compile(r"(-)?\s*[$€£]?\s*(-)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")
 
 

@@ -92,10 +92,12 @@ def _check_corpus(rows: Sequence[Mapping[str, Any]], places: Sequence[str]) -> N
     Its first row with a ``corpus`` cell tells (a table's rows share their columns).
     """
     k = next((k for k, row in enumerate(rows) if cell_given(row.get("corpus"))), None)
-    corpus = None if k is None else str(rows[k]["corpus"])
-    if k is None or corpus == CORPUS or corpus not in registry.names():
+    if k is None:
         return
-    title = registry.get(str(corpus)).title
+    corpus = str(rows[k]["corpus"])
+    if corpus == CORPUS or corpus not in registry.names():
+        return
+    title = registry.get(corpus).title
     raise InputError(
         f"{places[k]}: this row is from a {title} turn table (corpus {corpus!r}), which keeps "
         "none of that corpus' own inputs: its rows would be labelled as your own dialogues "
